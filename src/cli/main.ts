@@ -1,0 +1,70 @@
+import { HarnessError, isUsageError } from "../engine/errors.js";
+import { HARNESS } from "../engine/version.js";
+import { loadSuites } from "../engine/discovery.js";
+import { loadProfile } from "../engine/profile.js";
+import { demoCommand, runCommand } from "./run-cmd.js";
+import { mockCommand, targetCommand } from "./serve-cmd.js";
+import { requirementsCommand } from "./info-cmd.js";
+import { reportCommand } from "./report-cmd.js";
+import { err, green, red } from "./output.js";
+
+const HELP = `idconform ${HARNESS.version}: conformance test harness for identity protocols
+
+usage:
+  idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]
+  idconform demo [--suite s] [--out dir]           run the suites against the embedded reference targets
+  idconform validate <profile.yaml>                check a profile and say what is wrong with it
+  idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]
+  idconform mock <role> [--port n]
+  idconform requirements [--suite s] [--json]
+  idconform report <results.json> [--allure] [--out dir]
+  idconform report --merge <dir|results.json> ... [--out dir]
+
+exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known failure now passes)
+            2 bad usage or an invalid profile · 3 the harness could not run or decide (unreachable target, internal error)
+`;
+
+async function validateCommand(argv: string[]): Promise<number> {
+  if (argv.length !== 1) throw new HarnessError("IDC_USAGE", "usage: idconform validate <profile.yaml>");
+  const p = loadProfile(argv[0]!, await loadSuites());
+  for (const w of p.warnings) err(`warning: ${w}`);
+  err(green(`${argv[0]}: valid profile "${p.name}" (suites: ${Object.keys(p.suites).join(", ")})`));
+  return 0;
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  run: runCommand,
+  demo: demoCommand,
+  validate: validateCommand,
+  target: targetCommand,
+  mock: mockCommand,
+  requirements: requirementsCommand,
+  report: reportCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
+    process.stdout.write(HELP);
+    return cmd === undefined ? 2 : 0;
+  }
+  if (cmd === "--version" || cmd === "-v") {
+    process.stdout.write(`${HARNESS.version}\n`);
+    return 0;
+  }
+  const run = COMMANDS[cmd];
+  if (!run) throw new HarnessError("IDC_USAGE", `unknown command "${cmd}"\n\n${HELP}`);
+  return run(rest);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof HarnessError) {
+    err(red(`error ${e.code}: ${e.message}`));
+    process.exitCode = isUsageError(e) ? 2 : 3;
+  } else {
+    err(red(`error IDC_INTERNAL: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    process.exitCode = 3;
+  }
+}

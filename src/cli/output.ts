@@ -1,0 +1,33 @@
+import type { Results } from "../report/results.js";
+import type { Written } from "../report/write.js";
+
+const colour = process.stderr.isTTY && !process.env.NO_COLOR;
+const paint = (code: string, s: string): string => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);
+export const red = (s: string): string => paint("31", s);
+export const yellow = (s: string): string => paint("33", s);
+export const green = (s: string): string => paint("32", s);
+export const bold = (s: string): string => paint("1", s);
+
+export const err = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/** The one summary a run ends with: counts, what failed and why, where the report is. */
+export function printSummary(r: Results, w: Written | undefined): void {
+  err("");
+  for (const s of r.suites) {
+    const c = s.summary;
+    err(`${bold(s.name)}: ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.skip} skip · ${c.error} error`);
+  }
+  const notable = r.requirements.filter((q) => q.verdict === "fail" || q.verdict === "error" || q.verdict === "warn" || q.known?.stale);
+  for (const q of notable.slice(0, 30)) {
+    const f = q.findings[0];
+    const tag = q.known ? (q.known.stale ? "STALE KNOWN" : "KNOWN FAIL") : q.verdict.toUpperCase();
+    const paintTag = q.verdict === "warn" ? yellow : red;
+    const detail = f ? ` — ${f.message}${f.expected !== undefined ? `; expected ${f.expected}` : ""}${f.actual !== undefined ? `, got ${f.actual}` : ""}` : "";
+    err(`  ${paintTag(tag.padEnd(11))} ${q.id} (${q.level})${detail.length > 220 ? `${detail.slice(0, 220)}…` : detail}`);
+  }
+  if (notable.length > 30) err(`  … and ${notable.length - 30} more in the report`);
+  if (!r.run.certifiable) err(yellow(`not certifiable: ${r.run.notCertifiable.join("; ")}`));
+  if (w) err(`report: ${w.html}\nresults: ${w.json}`);
+  const line = `exit ${r.outcome.exitCode}: ${r.outcome.reason}`;
+  err(r.outcome.exitCode === 0 ? green(line) : red(line));
+}

@@ -1,0 +1,123 @@
+import { existsSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { HarnessError } from "../engine/errors.js";
+import { loadSuites, loadTarget, locateSuites, locateTargets, ROOT } from "../engine/discovery.js";
+import { loadProfile } from "../engine/profile.js";
+import { runSuites } from "../engine/runner.js";
+import { writeReports } from "../report/write.js";
+import { closeAgents } from "../http/client.js";
+import { intArg, parse, shardArg } from "./args.js";
+import { bold, err, printSummary, yellow } from "./output.js";
+
+const RUN_USAGE = "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]";
+
+/** Ctrl-C once: stop, keep what finished, write the report. Twice: leave at once. */
+function interruptible(): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  let count = 0;
+  const onSig = (): void => {
+    count++;
+    if (count === 1) {
+      err(yellow("interrupt: finishing the report with what has run (Ctrl-C again to quit now)"));
+      ac.abort();
+    } else process.exit(130);
+  };
+  process.on("SIGINT", onSig);
+  process.on("SIGTERM", onSig);
+  return { signal: ac.signal, dispose: () => (process.off("SIGINT", onSig), void process.off("SIGTERM", onSig)) };
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      suite: { type: "string", multiple: true },
+      grep: { type: "string", multiple: true },
+      strict: { type: "boolean" },
+      seed: { type: "string" },
+      out: { type: "string" },
+      shard: { type: "string" },
+    },
+    RUN_USAGE,
+  );
+  const [profilePath, ...extra] = positionals;
+  if (!profilePath || extra.length > 0) throw new HarnessError("IDC_USAGE", `expected exactly one profile\n\nusage: ${RUN_USAGE}`);
+  const suites = await loadSuites();
+  const profile = loadProfile(profilePath, suites);
+  for (const w of profile.warnings) err(yellow(`warning: ${w}`));
+  const seed = intArg("seed", values.seed, 0, 2 ** 31 - 1);
+  const shard = shardArg(values.shard);
+  const stop = interruptible();
+  try {
+    const { results, redactor } = await runSuites({
+      profile,
+      suites,
+      ...(values.suite ? { only: values.suite } : {}),
+      ...(values.grep ? { grep: values.grep } : {}),
+      ...(values.strict ? { strict: true } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(shard ? { shard } : {}),
+      signal: stop.signal,
+    });
+    const dir = resolve(values.out ?? join("reports", results.run.id));
+    const written = writeReports(results, dir, redactor);
+    printSummary(results, written);
+    return results.outcome.exitCode;
+  } finally {
+    stop.dispose();
+    await closeAgents();
+  }
+}
+
+const DEMO_USAGE = "idconform demo [--suite s] [--out dir]";
+
+/**
+ * Starts each embedded reference target that has a demo profile, runs its suite against
+ * it and writes a report per suite. The demo profiles read the target's URL and credentials
+ * from the environment the started target hands over.
+ */
+export async function demoCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { suite: { type: "string", multiple: true }, out: { type: "string" } }, DEMO_USAGE);
+  if (positionals.length > 0) throw new HarnessError("IDC_USAGE", `unexpected ${positionals.join(" ")}\n\nusage: ${DEMO_USAGE}`);
+  const targets = new Set(locateTargets().map((t) => t.name));
+  const demoable = locateSuites()
+    .map((s) => s.name)
+    .filter((n) => targets.has(n) && existsSync(join(ROOT, "profiles", "demo", `${n}.yaml`)));
+  const pick = values.suite ?? demoable;
+  for (const n of pick) {
+    if (!demoable.includes(n)) throw new HarnessError("IDC_SUITE_UNKNOWN", `no demo for suite "${n}"; demos: ${demoable.join(", ")}`);
+  }
+  const suites = await loadSuites();
+  let exit = 0;
+  const stop = interruptible();
+  try {
+    for (const name of pick) {
+      const target = await loadTarget(name);
+      const running = await target.start({ faults: [] });
+      try {
+        err(bold(`demo: ${name} reference target at ${running.url}`));
+        const profile = loadProfile(join(ROOT, "profiles", "demo", `${name}.yaml`), suites, { ...process.env, ...running.env });
+        const { results, redactor } = await runSuites({
+          profile,
+          suites,
+          only: [name],
+          notCertifiable: ["demo run against idconform's own reference target"],
+          signal: stop.signal,
+        });
+        const base = values.out ? resolve(values.out) : resolve("reports");
+        const dir = pick.length === 1 && values.out ? base : join(base, results.run.id);
+        const written = writeReports(results, dir, redactor);
+        printSummary(results, written);
+        err(`open it: file://${resolve(written.html)}  (${relative(process.cwd(), written.html)})`);
+        exit = Math.max(exit, results.outcome.exitCode);
+      } finally {
+        await running.close();
+      }
+      if (stop.signal.aborted) break;
+    }
+  } finally {
+    stop.dispose();
+    await closeAgents();
+  }
+  return exit;
+}

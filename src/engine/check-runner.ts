@@ -1,0 +1,175 @@
+import { HarnessError } from "./errors.js";
+import { RecordingClient, type ClientOptions, type HttpResponse } from "../http/client.js";
+import { Redactor, type SecretEntry } from "../http/redactor.js";
+import type { CheckContext, CheckDefinition, CheckResult, Details, Finding } from "./check.js";
+import type { Outcome, SkipKind } from "./verdict.js";
+
+class StopCheck extends Error {}
+class SkipCheck extends Error {
+  constructor(
+    readonly reason: string,
+    readonly kind: SkipKind,
+  ) {
+    super(reason);
+  }
+}
+
+export interface CheckEnvironment {
+  readonly suite: string;
+  readonly section: string;
+  readonly profile: unknown;
+  readonly features: Record<string, boolean>;
+  readonly probes: Record<string, unknown>;
+  readonly client: ClientOptions;
+  readonly secrets: readonly SecretEntry[];
+  readonly seed: number;
+  readonly runId: string;
+  readonly provided: Record<string, unknown>;
+}
+
+/**
+ * Runs one check outside of any test framework and returns its result. Everything the
+ * target does ends here as a finding; only `error` outcomes say the harness could not decide.
+ */
+export async function runCheck(def: CheckDefinition, env: CheckEnvironment, signal?: AbortSignal): Promise<CheckResult> {
+  const started = Date.now();
+  const redactor = new Redactor(env.secrets);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const http = new RecordingClient(env.client, controller.signal);
+  const outcomes = new Map<string, Outcome>();
+  const raw: { requirements: string[]; outcome: Exclude<Outcome, "met">; details: Details; kind?: SkipKind; code?: string; exchanges?: number[] }[] = [];
+  const notes: string[] = [];
+  const known = new Set(def.requirements);
+
+  const record = (id: string, ok: boolean, details: Details): boolean => {
+    if (!known.has(id)) {
+      throw new HarnessError("IDC_INTERNAL", `check ${def.id} decided ${id}, which it does not name in its requirements`);
+    }
+    if (ok) {
+      if (!outcomes.has(id)) outcomes.set(id, "met");
+    } else {
+      outcomes.set(id, "violated");
+      const last = details.res?.exchangeId ?? (http.count > 0 ? http.count - 1 : undefined);
+      raw.push({ requirements: [id], outcome: "violated", details, ...(last !== undefined ? { exchanges: [last] } : {}) });
+    }
+    return ok;
+  };
+
+  const ctx: CheckContext = {
+    http,
+    profile: env.profile,
+    seed: env.seed,
+    runId: env.runId,
+    provided: env.provided,
+    signal: controller.signal,
+    check: (id, ok, details = {}) => record(id, ok, details),
+    require: (id, ok, details = {}) => {
+      if (!record(id, ok, details)) throw new StopCheck();
+    },
+    json: <T>(id: string, res: HttpResponse): T => {
+      record(id, res.jsonError === undefined, {
+        expected: "a JSON body",
+        actual: res.jsonError ?? "",
+        message: "the response body is not JSON",
+        res,
+      });
+      if (res.jsonError !== undefined) throw new StopCheck();
+      return res.json as T;
+    },
+    skip: (reason, kind = "other") => {
+      throw new SkipCheck(reason, kind);
+    },
+    note: (text) => void notes.push(text),
+    secret: (value, name) => redactor.add(value, name),
+  };
+
+  const gate = gateSkip(def, env);
+  try {
+    if (gate) throw gate;
+    await def.run(ctx);
+    for (const id of def.requirements) {
+      if (!outcomes.has(id)) {
+        outcomes.set(id, "errored");
+        raw.push({
+          requirements: [id],
+          outcome: "errored",
+          details: { message: `check ${def.id} ended without deciding ${id} (a harness defect)` },
+          code: "IDC_INTERNAL",
+        });
+      }
+    }
+  } catch (err) {
+    const undecided = def.requirements.filter((id) => !outcomes.has(id));
+    if (err instanceof SkipCheck) {
+      for (const id of undecided) outcomes.set(id, "skipped");
+      if (undecided.length > 0) {
+        raw.push({ requirements: undecided, outcome: "skipped", details: { message: err.reason }, kind: err.kind });
+      }
+    } else if (err instanceof StopCheck) {
+      for (const id of undecided) outcomes.set(id, "skipped");
+      if (undecided.length > 0) {
+        raw.push({
+          requirements: undecided,
+          outcome: "skipped",
+          details: { message: "not observed: the check stopped at an earlier failure" },
+          kind: "dependency",
+        });
+      }
+    } else {
+      const code = err instanceof HarnessError ? err.code : "IDC_INTERNAL";
+      const message = err instanceof Error ? err.message : String(err);
+      for (const id of undecided) outcomes.set(id, "errored");
+      if (undecided.length > 0) {
+        raw.push({
+          requirements: undecided,
+          outcome: "errored",
+          details: { message: code === "IDC_INTERNAL" ? `harness fault: ${message}` : message },
+          code,
+          ...(http.count > 0 ? { exchanges: [http.count - 1] } : {}),
+        });
+      }
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+
+  // Redact only now: secrets the check registered late still cover earlier text.
+  const exchanges = http.evidence(redactor);
+  const findings: Finding[] = raw.map((f) => ({
+    requirements: f.requirements,
+    outcome: f.outcome,
+    message: redactor.text(f.details.message ?? defaultMessage(f.outcome)),
+    ...(f.details.expected !== undefined ? { expected: redactor.text(f.details.expected) } : {}),
+    ...(f.details.actual !== undefined ? { actual: redactor.text(f.details.actual) } : {}),
+    exchanges: f.exchanges ?? [],
+    ...(f.kind ? { skipKind: f.kind } : {}),
+    ...(f.code ? { code: f.code } : {}),
+  }));
+  return {
+    check: def.id,
+    suite: env.suite,
+    title: def.title,
+    section: env.section,
+    requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
+    findings,
+    exchanges,
+    notes: notes.map((n) => redactor.text(n)),
+    durationMs: Date.now() - started,
+  };
+}
+
+function defaultMessage(outcome: Exclude<Outcome, "met">): string {
+  return outcome === "violated" ? "requirement not met" : outcome === "skipped" ? "not observed" : "could not be decided";
+}
+
+function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | undefined {
+  if (def.feature !== undefined && env.features[def.feature] !== true) {
+    return new SkipCheck(`feature "${def.feature}" is not declared in the profile (suites.${env.suite}.features.${def.feature})`, "not-declared");
+  }
+  if (def.probe !== undefined && env.probes[def.probe] === undefined) {
+    return new SkipCheck(`needs probe: the profile gives no suites.${env.suite}.probes.${def.probe}`, "needs-probe");
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import type { Exchange } from "../http/exchange.js";
+import type { HttpResponse, RecordingClient } from "../http/client.js";
+import type { Outcome, SkipKind } from "./verdict.js";
+
+/** What a non-passing outcome carries: expected versus actual, the rules, the evidence. */
+export interface Finding {
+  readonly requirements: readonly string[];
+  readonly outcome: Exclude<Outcome, "met">;
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  /** Exchange ids (within the check) that show it. */
+  readonly exchanges: readonly number[];
+  readonly skipKind?: SkipKind;
+  readonly code?: string;
+}
+
+/** The serialisable result of one check, as it travels from a worker to the reporter. */
+export interface CheckResult {
+  readonly check: string;
+  readonly suite: string;
+  readonly title: string;
+  readonly section: string;
+  readonly requirements: Record<string, Outcome>;
+  readonly findings: readonly Finding[];
+  readonly exchanges: readonly Exchange[];
+  readonly notes: readonly string[];
+  readonly durationMs: number;
+}
+
+export interface Details {
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly message?: string;
+  /** The response that shows it; defaults to the latest exchange of the check. */
+  readonly res?: HttpResponse;
+}
+
+/**
+ * The API a check body sees. `check` records an observation and goes on; `require`
+ * records it and stops the check when it fails (requirements not yet decided then read
+ * "not observed"). Throwing anything else is a harness fault and gives `error`.
+ */
+export interface CheckContext<P = unknown> {
+  readonly http: RecordingClient;
+  /** The suite's section of the profile, validated. */
+  readonly profile: P;
+  readonly seed: number;
+  readonly runId: string;
+  /** Values the suite's setup provided (mock URLs, control tokens). */
+  readonly provided: Record<string, unknown>;
+  readonly signal: AbortSignal;
+  check(requirement: string, ok: boolean, details?: Details): boolean;
+  require(requirement: string, ok: boolean, details?: Details): void;
+  /** Parses a JSON response body; a body that is not JSON violates `requirement` and stops the check. */
+  json<T = unknown>(requirement: string, res: HttpResponse): T;
+  /** Stops the check: every requirement it has not decided is skipped with this reason. */
+  skip(reason: string, kind?: SkipKind): never;
+  note(text: string): void;
+  /** Registers a secret the check obtained, so no output shows it. */
+  secret(value: string, name: string): void;
+}
+
+export interface CheckDefinition<P = unknown> {
+  /** Stable id of the check (`FIX-HELLO-SHAPE`). */
+  readonly id: string;
+  /** The rule it checks, stated as a sentence; becomes the test title. */
+  readonly title: string;
+  readonly requirements: readonly string[];
+  /** Skip unless the profile declares this feature (`suites.<s>.features.<name>: true`). */
+  readonly feature?: string;
+  /** Skip with "needs probe" unless the profile gives this probe (`suites.<s>.probes.<name>`). */
+  readonly probe?: string;
+  readonly timeoutMs?: number;
+  run(ctx: CheckContext<P>): Promise<void>;
+}
+
+/** Declares a check; the engine registers it with vitest. */
+export function defineCheck<P>(def: CheckDefinition<P>): CheckDefinition<P> {
+  return def;
+}

@@ -1,0 +1,181 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { relative } from "node:path";
+import { Writable } from "node:stream";
+import { startVitest } from "vitest/node";
+import { HarnessError } from "./errors.js";
+import { ROOT, locateSuites, suiteTestFiles } from "./discovery.js";
+import { HARNESS } from "./version.js";
+import type { LoadedProfile } from "./profile.js";
+import type { SuiteManifest, SuiteSetup } from "./suite.js";
+import type { RunProvided } from "./run-context.js";
+import { matchesGrep, type Level } from "./requirement.js";
+import { CollectingReporter } from "../report/vitest-reporter.js";
+import { buildResults, type CatalogEntry, type Results } from "../report/results.js";
+import { Redactor } from "../http/redactor.js";
+
+export interface RunRequest {
+  readonly profile: LoadedProfile;
+  /** Suite manifests of every suite the profile may name. */
+  readonly suites: readonly SuiteManifest[];
+  /** Restrict to these suites (`--suite`); default: every suite the profile has a section for. */
+  readonly only?: readonly string[];
+  readonly grep?: readonly string[];
+  readonly strict?: boolean;
+  readonly seed?: number;
+  readonly shard?: string;
+  /** Extra reasons this run cannot certify (a demo against local targets, say). */
+  readonly notCertifiable?: readonly string[];
+  readonly print?: (line: string) => void;
+  /** Aborting this ends the run early; what finished is still reported. */
+  readonly signal?: AbortSignal;
+}
+
+export interface RunOutcome {
+  readonly results: Results;
+  readonly redactor: Redactor;
+}
+
+/** Makes a run id that sorts by time and names the suites: `20261122-031500-scim-a1b2`. */
+export function makeRunId(suites: readonly string[], now = new Date()): string {
+  const ts = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${ts}-${suites.join("+")}-${randomBytes(2).toString("hex")}`;
+}
+
+/**
+ * Runs the selected suites of a profile on vitest and returns the results. The checks run
+ * in vitest workers; mocks a suite needs run here, in the harness process, for the whole run.
+ */
+export async function runSuites(req: RunRequest): Promise<RunOutcome> {
+  const print = req.print ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const { profile } = req;
+  const wanted = req.only && req.only.length > 0 ? req.only : Object.keys(profile.suites);
+  const chosen: SuiteManifest[] = [];
+  for (const name of wanted) {
+    const m = req.suites.find((s) => s.name === name);
+    if (!m) throw new HarnessError("IDC_SUITE_UNKNOWN", `unknown suite "${name}"; known: ${req.suites.map((s) => s.name).join(", ")}`);
+    if (!profile.suites[name]) {
+      throw new HarnessError("IDC_USAGE", `--suite ${name}: the profile ${profile.name} has no suites.${name} section`);
+    }
+    chosen.push(m);
+  }
+  const strict = req.strict ?? profile.options.strict;
+  const seed = req.seed ?? profile.options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const grep = req.grep ?? [];
+  const runId = makeRunId(chosen.map((s) => s.name));
+  const started = new Date();
+  const redactor = new Redactor(profile.secrets);
+  const notCertifiable = [...(req.notCertifiable ?? [])];
+  if (profile.options.allowInsecureHttp) notCertifiable.push("plain http was allowed (options.allowInsecureHttp: true)");
+  if (grep.length > 0) notCertifiable.push(`only part of the checks ran (--grep ${grep.join(" ")})`);
+  if (req.shard) notCertifiable.push(`shard ${req.shard}: merge every shard (idconform report --merge) for the full run`);
+  if (profile.knownFailures.length > 0) notCertifiable.push(`${profile.knownFailures.length} known failure(s) are excused by the profile`);
+
+  const setups: SuiteSetup[] = [];
+  const levels = new Map<string, Level>();
+  const catalog: CatalogEntry[] = [];
+  const covered = new Set<string>();
+  for (const s of chosen) {
+    for (const r of s.catalog.requirements) {
+      levels.set(r.id, r.level);
+      catalog.push({ id: r.id, suite: s.name, level: r.level, text: r.text, source: r.source });
+    }
+    for (const c of s.checks) for (const id of c.requirements) covered.add(id);
+  }
+  const selected = chosen.flatMap((s) => s.checks).filter((c) => c.requirements.some((id) => matchesGrep(id, grep))).length;
+  const reporter = new CollectingReporter(levels, strict, (l) => print(redactor.text(l)), req.shard ? undefined : selected);
+  let interrupted = false;
+  let vitest: Awaited<ReturnType<typeof startVitest>> | undefined;
+  const stop = (why: string): void => {
+    if (interrupted) return;
+    interrupted = true;
+    print(`stopping: ${why}; the report keeps what finished`);
+    void vitest?.cancelCurrentRun("keyboard-input");
+  };
+  const runTimer = setTimeout(() => stop(`the run passed options.timeouts.runMs (${profile.options.timeouts.runMs} ms)`), profile.options.timeouts.runMs);
+  const onAbort = (): void => stop("interrupted");
+  req.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const provided: RunProvided["suites"] = {};
+    for (const s of chosen) {
+      const section = profile.suites[s.name]!;
+      const setup = s.setup ? await s.setup(section, { runId, seed }) : {};
+      setups.push(setup);
+      provided[s.name] = { profile: section, features: section.features, probes: section.probes, provided: setup.provide ?? {} };
+    }
+    const files = locateSuites()
+      .filter((l) => chosen.some((s) => s.name === l.name))
+      .flatMap((l) => suiteTestFiles(l))
+      .map((f) => relative(ROOT, f));
+    const provide: RunProvided = {
+      runId,
+      seed,
+      grep,
+      client: {
+        requestTimeoutMs: profile.options.timeouts.requestMs,
+        maxResponseBytes: profile.options.maxResponseBytes,
+        allowInsecureHttp: profile.options.allowInsecureHttp,
+        caFile: profile.options.tls.caFile,
+        maxRedirects: profile.options.maxRedirects,
+      },
+      checkTimeoutMs: profile.options.timeouts.checkMs,
+      secrets: profile.secrets,
+      suites: provided,
+    };
+    print(`idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`);
+    vitest = await startVitest(
+      "test",
+      [],
+      {
+        config: false,
+        root: ROOT,
+        dir: ROOT,
+        include: files,
+        watch: false,
+        reporters: [reporter],
+        provide: { idconform: provide },
+        passWithNoTests: true,
+        hookTimeout: profile.options.timeouts.checkMs,
+        testTimeout: profile.options.timeouts.checkMs,
+        ...(req.shard ? { shard: req.shard } : {}),
+        ...(process.env.IDC_VITEST_POOL ? { pool: process.env.IDC_VITEST_POOL } : {}),
+      },
+      { logLevel: "silent" },
+      { stdout: devNull(), stderr: devNull() },
+    );
+    await vitest.close();
+  } finally {
+    clearTimeout(runTimer);
+    req.signal?.removeEventListener("abort", onAbort);
+    for (const s of setups) await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));
+  }
+  for (const e of reporter.harnessErrors) print(redactor.text(`harness error: ${e}`));
+  if (reporter.harnessErrors.length > 0 && reporter.results.length === 0) {
+    throw new HarnessError("IDC_INTERNAL", `no check ran:\n${reporter.harnessErrors.map((e) => redactor.text(e)).join("\n")}`);
+  }
+  const results = buildResults({
+    meta: {
+      id: runId,
+      harness: HARNESS,
+      profile: { name: profile.name, file: relative(process.cwd(), profile.path) || profile.path, sha256: profile.sha256 },
+      suites: chosen.map((s) => ({ name: s.name, title: s.title, document: s.document, target: profile.suites[s.name]!.baseUrl })),
+      seed,
+      strict,
+      grep,
+      ...(req.shard ? { shard: req.shard } : {}),
+      startedAt: started.toISOString(),
+      durationMs: Date.now() - started.getTime(),
+      notCertifiable,
+      interrupted: interrupted || reporter.harnessErrors.length > 0,
+    },
+    catalog,
+    covered,
+    checks: reporter.results,
+    knownFailures: profile.knownFailures,
+  });
+  return { results, redactor };
+}
+
+/** vitest's own console output is replaced by our progress lines. */
+function devNull(): Writable {
+  return new Writable({ write: (_c, _e, cb) => cb() });
+}

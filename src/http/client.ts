@@ -1,0 +1,308 @@
+import { Agent, request, type Dispatcher } from "undici";
+import { readFileSync } from "node:fs";
+import { HarnessError, type HarnessErrorCode } from "../engine/errors.js";
+import { EVIDENCE_BODY_CAP, type Exchange } from "./exchange.js";
+import { toCurl } from "./curl.js";
+import type { Redactor } from "./redactor.js";
+
+/** Limits and trust settings of a run's HTTP traffic (profile `options`). */
+export interface ClientOptions {
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly allowInsecureHttp: boolean;
+  /** PEM file of an extra CA the target's certificate chains to. */
+  readonly caFile?: string | undefined;
+  readonly maxRedirects: number;
+}
+
+export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
+  requestTimeoutMs: 10_000,
+  maxResponseBytes: 4 * 1024 * 1024,
+  allowInsecureHttp: false,
+  maxRedirects: 5,
+};
+
+export interface HttpRequest {
+  readonly method?: string;
+  readonly url: string | URL;
+  readonly headers?: Record<string, string>;
+  /** Raw body; `json` and `form` set the content type for you. */
+  readonly body?: string;
+  readonly json?: unknown;
+  readonly form?: Record<string, string>;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  /** Follow up to this many redirects, recording each hop; 0 (the default) returns the 3xx. */
+  readonly follow?: number;
+  /** Short name shown in the report beside the exchange ("create user"). */
+  readonly label?: string;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly text: string;
+  readonly bytes: number;
+  /** Index of this exchange in the recorder, for findings to cite. */
+  readonly exchangeId: number;
+  header(name: string): string | undefined;
+  /** Parsed body, or `undefined` with `jsonError` set when the body is not JSON. */
+  readonly json: unknown;
+  readonly jsonError: string | undefined;
+}
+
+interface RawExchange {
+  id: number;
+  label: string | undefined;
+  method: string;
+  url: string;
+  reqHeaders: Record<string, string>;
+  reqBody: string | undefined;
+  status: number | undefined;
+  resHeaders: Record<string, string> | undefined;
+  resBody: string | undefined;
+  resBytes: number;
+  truncated: boolean;
+  error: { code: HarnessErrorCode; message: string } | undefined;
+  startedAt: number;
+  durationMs: number;
+}
+
+const agents = new Map<string, Agent>();
+
+/** One undici Agent per trust configuration, shared by every check of a worker. */
+function agentFor(opts: ClientOptions): Agent {
+  const key = `${opts.caFile ?? ""}|${opts.requestTimeoutMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const ca = opts.caFile ? readFileSync(opts.caFile, "utf8") : undefined;
+    agent = new Agent({
+      connect: { ...(ca ? { ca } : {}), rejectUnauthorized: true, timeout: opts.requestTimeoutMs },
+      // Precise limits come from the AbortSignal; these only stop undici's own defaults from firing first.
+      headersTimeout: opts.requestTimeoutMs + 1000,
+      bodyTimeout: opts.requestTimeoutMs + 1000,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes the shared agents (end of a worker or of a run). */
+export async function closeAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
+
+/**
+ * The recording HTTP client every check uses. It never follows a redirect silently,
+ * refuses plain http unless the profile allows it, bounds every exchange in time and size,
+ * and keeps each exchange (raw, in memory) until `evidence()` redacts it for the report.
+ */
+export class RecordingClient {
+  private readonly log: RawExchange[] = [];
+
+  constructor(
+    private readonly opts: ClientOptions,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get count(): number {
+    return this.log.length;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    let url = new URL(req.url);
+    let method = (req.method ?? "GET").toUpperCase();
+    const headers: Record<string, string> = { ...(req.headers ?? {}) };
+    let body = req.body;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers["content-type"] ??= "application/json";
+    } else if (req.form !== undefined) {
+      body = new URLSearchParams(req.form).toString();
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+    }
+    const seen = new Set<string>();
+    for (let hop = 0; ; hop++) {
+      const res = await this.once(url, method, headers, body, req);
+      const location = res.header("location");
+      if ((req.follow ?? 0) === 0 || res.status < 300 || res.status > 399 || location === undefined) return res;
+      seen.add(url.href);
+      const next = new URL(location, url);
+      if (hop + 1 > Math.min(req.follow ?? 0, this.opts.maxRedirects) || seen.has(next.href)) {
+        throw new HarnessError(
+          "IDC_HTTP_REDIRECT_LOOP",
+          `gave up after ${hop + 1} redirect(s): ${seen.has(next.href) ? "loop back to " : "next would be "}${next.href}`,
+        );
+      }
+      url = next;
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+        delete headers["content-type"];
+      }
+    }
+  }
+
+  get(url: string | URL, init: Omit<HttpRequest, "url" | "method"> = {}): Promise<HttpResponse> {
+    return this.send({ ...init, url, method: "GET" });
+  }
+
+  post(url: string | URL, init: Omit<HttpRequest, "url" | "method"> = {}): Promise<HttpResponse> {
+    return this.send({ ...init, url, method: "POST" });
+  }
+
+  private async once(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    req: HttpRequest,
+  ): Promise<HttpResponse> {
+    const raw: RawExchange = {
+      id: this.log.length,
+      label: req.label,
+      method,
+      url: url.href,
+      reqHeaders: { ...headers },
+      reqBody: body,
+      status: undefined,
+      resHeaders: undefined,
+      resBody: undefined,
+      resBytes: 0,
+      truncated: false,
+      error: undefined,
+      startedAt: Date.now(),
+      durationMs: 0,
+    };
+    this.log.push(raw);
+    const fail = (code: HarnessErrorCode, message: string, cause?: unknown): never => {
+      raw.error = { code, message };
+      raw.durationMs = Date.now() - raw.startedAt;
+      throw new HarnessError(code, `${method} ${url.origin}${url.pathname}: ${message}`, { cause });
+    };
+    if (url.protocol === "http:" && !this.opts.allowInsecureHttp) {
+      fail("IDC_HTTP_INSECURE", "plain http refused; set options.allowInsecureHttp: true (the run is then not certifiable)");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") fail("IDC_HTTP_FAILED", `unsupported scheme ${url.protocol}`);
+
+    const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs;
+    const maxBytes = req.maxBytes ?? this.opts.maxResponseBytes;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = this.signal ? AbortSignal.any([timeout, this.signal]) : timeout;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body ?? null,
+        signal,
+        dispatcher: agentFor(this.opts),
+      });
+    } catch (err) {
+      return fail(...classify(err, timeout, timeoutMs));
+    }
+    raw.status = res.statusCode;
+    raw.resHeaders = flatten(res.headers);
+    const declared = Number(raw.resHeaders["content-length"] ?? "NaN");
+    const chunks: Buffer[] = [];
+    try {
+      if (declared > maxBytes) {
+        raw.truncated = true;
+        res.body.destroy();
+        fail("IDC_HTTP_TOO_LARGE", `response declares ${declared} bytes, over the ${maxBytes}-byte cap`);
+      }
+      for await (const chunk of res.body) {
+        const buf = chunk as Buffer;
+        raw.resBytes += buf.length;
+        if (raw.resBytes > maxBytes) {
+          raw.truncated = true;
+          chunks.push(buf.subarray(0, Math.max(0, buf.length - (raw.resBytes - maxBytes))));
+          res.body.destroy();
+          raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+          fail("IDC_HTTP_TOO_LARGE", `response body passed the ${maxBytes}-byte cap; reading stopped`);
+        }
+        chunks.push(buf);
+      }
+    } catch (err) {
+      if (err instanceof HarnessError) throw err;
+      raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+      return fail(...classify(err, timeout, timeoutMs));
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    raw.resBody = text;
+    raw.durationMs = Date.now() - raw.startedAt;
+    const resHeaders = raw.resHeaders;
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (text.length === 0) jsonError = "empty body";
+    else {
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        jsonError = `not JSON: ${(e as Error).message}`;
+      }
+    }
+    return {
+      status: res.statusCode,
+      headers: resHeaders,
+      text,
+      bytes: raw.resBytes,
+      exchangeId: raw.id,
+      header: (name: string) => resHeaders[name.toLowerCase()],
+      json,
+      jsonError,
+    };
+  }
+
+  /** The recorded exchanges, redacted and capped, ready for a report. */
+  evidence(redactor: Redactor): Exchange[] {
+    return this.log.map((r) => {
+      const reqHeaders = redactor.headers(r.reqHeaders);
+      const reqBody = r.reqBody === undefined ? undefined : redactor.body(cap(r.reqBody), r.reqHeaders["content-type"]);
+      const url = redactor.url(r.url);
+      const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders) : undefined;
+      const resBody = r.resBody === undefined ? undefined : redactor.body(cap(r.resBody), r.resHeaders?.["content-type"]);
+      const request = { method: r.method, url, headers: reqHeaders, ...(reqBody !== undefined ? { body: reqBody } : {}) };
+      return {
+        id: r.id,
+        ...(r.label !== undefined ? { label: r.label } : {}),
+        request,
+        ...(r.status !== undefined && resHeaders
+          ? { response: { status: r.status, headers: resHeaders, ...(resBody !== undefined ? { body: resBody } : {}), bodyBytes: r.resBytes } }
+          : {}),
+        ...(r.truncated ? { truncated: true } : {}),
+        ...(r.error ? { error: { code: r.error.code, message: redactor.text(r.error.message) } } : {}),
+        startedAt: new Date(r.startedAt).toISOString(),
+        durationMs: r.durationMs,
+        curl: toCurl(request),
+      };
+    });
+  }
+}
+
+function cap(s: string): string {
+  return s.length > EVIDENCE_BODY_CAP ? `${s.slice(0, EVIDENCE_BODY_CAP)}\n… [cut at ${EVIDENCE_BODY_CAP} characters]` : s;
+}
+
+function flatten(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|SSL|HOSTNAME/;
+
+function classify(err: unknown, timeout: AbortSignal, timeoutMs: number): [HarnessErrorCode, string, unknown] {
+  if (timeout.aborted) return ["IDC_HTTP_TIMEOUT", `no complete response within ${timeoutMs} ms`, err];
+  const e = err as { code?: string; message?: string; name?: string; cause?: { code?: string; message?: string } };
+  if (e.name === "AbortError") return ["IDC_HTTP_FAILED", "aborted: the run or the check was stopped", err];
+  const code = e.code ?? e.cause?.code ?? "";
+  const message = e.cause?.message ?? e.message ?? String(err);
+  if (TLS_CODES.test(code)) return ["IDC_HTTP_TLS", `TLS verification failed (${code}): ${message}`, err];
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT/.test(code)) {
+    return ["IDC_HTTP_UNREACHABLE", `target unreachable (${code})`, err];
+  }
+  return ["IDC_HTTP_FAILED", `${code ? `${code}: ` : ""}${message}`, err];
+}

@@ -1,0 +1,26 @@
+/**
+ * Renders an exchange's request as a curl command. Placeholders `${NAME}` left by the
+ * redactor stay shell variables, so a reader exports the secret and replays the request.
+ */
+export function toCurl(req: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}): string {
+  const parts = ["curl", "-sS", "-i"];
+  if (req.method !== "GET" || req.body !== undefined) parts.push("-X", req.method);
+  parts.push(quote(req.url));
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (k.toLowerCase() === "content-length" || k.toLowerCase() === "host") continue;
+    parts.push("-H", quote(`${k}: ${v}`));
+  }
+  if (req.body !== undefined && req.body.length > 0) parts.push("--data-binary", quote(req.body));
+  return parts.join(" ");
+}
+
+/** Double-quotes for the shell, escaping everything but the redactor's `${NAME}` placeholders. */
+function quote(s: string): string {
+  const escaped = s.replace(/[\\"`$]/g, (c) => `\\${c}`).replace(/\\\$\{([A-Z0-9_]+)\}/g, "$${$1}");
+  return `"${escaped}"`;
+}

@@ -1,0 +1,26 @@
+import { serve as honoServe } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { RunningServer } from "../engine/target.js";
+
+/**
+ * Starts a Hono app on loopback (port 0 unless told) for mocks and reference targets.
+ * `close` also drops keep-alive and hanging connections, so no test leaves a socket open.
+ */
+export async function serveApp(app: Hono, opts: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const host = opts.host ?? "127.0.0.1";
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s as Server));
+    (s as Server).once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,42 @@
+import type { RequirementResult, Results } from "./results.js";
+
+const xml = (s: string): string =>
+  // Drop characters XML 1.0 cannot carry (a hostile target may send any byte), then escape.
+  // eslint-disable-next-line no-control-regex
+  s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "�").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * One test case per requirement, grouped by suite. JUnit knows no warning: a warned SHOULD
+ * keeps a passing status (it does not fail the run) but says "[WARNING]" in its name, carries
+ * the finding in system-out and an `idconform.verdict` property, so it never reads as a plain pass.
+ */
+export function renderJunit(r: Results): string {
+  const suites = r.run.suites.map((s) => {
+    const reqs = r.requirements.filter((q) => q.suite === s.name);
+    const count = (v: string): number => reqs.filter((q) => q.verdict === v).length;
+    const failures = reqs.filter((q) => q.verdict === "fail" && !q.known).length;
+    return `  <testsuite name="${xml(s.name)}" tests="${reqs.length}" failures="${failures}" errors="${count("error")}" skipped="${count("skip")}" timestamp="${xml(r.run.startedAt)}">
+    <properties><property name="target" value="${xml(s.target)}"/><property name="document" value="${xml(s.document)}"/></properties>
+${reqs.map(testcase).join("\n")}
+  </testsuite>`;
+  });
+  const total = r.requirements.length;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="idconform ${xml(r.run.profile.name)}" tests="${total}" failures="${r.requirements.filter((q) => q.verdict === "fail" && !q.known).length}" errors="${r.summary.error}" skipped="${r.summary.skip}" time="${(r.run.durationMs / 1000).toFixed(3)}">
+${suites.join("\n")}
+</testsuites>
+`;
+}
+
+function testcase(q: RequirementResult): string {
+  const seconds = 0;
+  const text = q.findings.map((f) => `${f.message}${f.expected !== undefined ? `\n  expected: ${f.expected}` : ""}${f.actual !== undefined ? `\n  actual: ${f.actual}` : ""}\n  check: ${f.check}`).join("\n");
+  const name = `${q.id} (${q.level}) ${q.text}${q.verdict === "warn" ? " [WARNING]" : ""}${q.known ? " [KNOWN FAILURE]" : ""}`;
+  const props = `<properties><property name="idconform.verdict" value="${q.verdict}"/><property name="source" value="${xml(q.source)}"/></properties>`;
+  let body = "";
+  if (q.verdict === "fail" && !q.known) body = `<failure message="${xml(q.findings[0]?.message ?? "not met")}" type="${q.level}">${xml(text)}</failure>`;
+  else if (q.verdict === "error") body = `<error message="${xml(q.findings[0]?.message ?? "could not decide")}">${xml(text)}</error>`;
+  else if (q.verdict === "skip") body = `<skipped message="${xml(q.findings[0]?.message ?? "skipped")}"/>`;
+  else if (q.verdict === "warn" || q.known) body = `<system-out>${xml(`${q.verdict === "warn" ? "WARNING (SHOULD not met)" : `KNOWN FAILURE: ${q.known?.reason ?? ""}`}\n${text}`)}</system-out>`;
+  return `    <testcase classname="${xml(q.suite)}" name="${xml(name)}" time="${seconds}">${props}${body}</testcase>`;
+}

@@ -1,0 +1,140 @@
+import type { CheckResult, Finding } from "../engine/check.js";
+import type { KnownFailure } from "../engine/profile-schema.js";
+import type { Level } from "../engine/requirement.js";
+import { emptySummary, verdictFor, worst, type Outcome, type Summary, type Verdict } from "../engine/verdict.js";
+
+export const RESULTS_SCHEMA_VERSION = "1.0";
+
+export interface CatalogEntry {
+  readonly id: string;
+  readonly suite: string;
+  readonly level: Level;
+  readonly text: string;
+  readonly source: string;
+}
+
+export interface RequirementResult extends CatalogEntry {
+  readonly verdict: Verdict;
+  /** Listed in the profile's knownFailures: a fail here does not fail the run. */
+  readonly known?: { readonly reason: string; readonly stale: boolean };
+  readonly checks: readonly { readonly check: string; readonly outcome: Outcome }[];
+  readonly findings: readonly (Finding & { readonly check: string })[];
+}
+
+export interface RunMeta {
+  readonly id: string;
+  readonly harness: { readonly name: string; readonly version: string };
+  readonly profile: { readonly name: string; readonly file: string; readonly sha256: string };
+  readonly suites: readonly { readonly name: string; readonly title: string; readonly document: string; readonly target: string }[];
+  readonly seed: number;
+  readonly strict: boolean;
+  readonly grep: readonly string[];
+  readonly shard?: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly notCertifiable: readonly string[];
+  readonly interrupted: boolean;
+}
+
+export interface Results {
+  readonly schemaVersion: string;
+  readonly run: RunMeta & { readonly certifiable: boolean };
+  readonly summary: Summary & { readonly total: number; readonly knownFailures: number; readonly staleKnownFailures: number };
+  readonly suites: readonly { readonly name: string; readonly summary: Summary }[];
+  readonly requirements: readonly RequirementResult[];
+  readonly coverage: {
+    /** Requirements no check of the suite decides. */
+    readonly uncovered: readonly CatalogEntry[];
+    /** Requirements whose checks were not run here (--grep, --shard, or an interrupt). */
+    readonly notRun: readonly CatalogEntry[];
+  };
+  readonly knownFailures: readonly (KnownFailure & { readonly status: "held" | "stale" | "undecided" | "not-run" })[];
+  readonly checks: readonly CheckResult[];
+  readonly outcome: { readonly exitCode: 0 | 1 | 3; readonly reason: string };
+}
+
+export interface BuildInput {
+  readonly meta: RunMeta;
+  readonly catalog: readonly CatalogEntry[];
+  /** Requirement ids each suite's checks name (static), for the coverage section. */
+  readonly covered: ReadonlySet<string>;
+  readonly checks: readonly CheckResult[];
+  readonly knownFailures: readonly KnownFailure[];
+}
+
+/** Turns check results into per-requirement verdicts, applying level, strict and the baseline. */
+export function buildResults(input: BuildInput): Results {
+  const { meta, catalog, checks } = input;
+  const byId = new Map(catalog.map((r) => [r.id, r]));
+  const decided = new Map<string, { check: string; outcome: Outcome }[]>();
+  const findings = new Map<string, (Finding & { check: string })[]>();
+  for (const c of checks) {
+    for (const [id, outcome] of Object.entries(c.requirements)) {
+      (decided.get(id) ?? decided.set(id, []).get(id)!).push({ check: c.check, outcome });
+    }
+    for (const f of c.findings) {
+      for (const id of f.requirements) (findings.get(id) ?? findings.set(id, []).get(id)!).push({ ...f, check: c.check });
+    }
+  }
+  const known = new Map(input.knownFailures.map((k) => [k.id, k]));
+  const requirements: RequirementResult[] = [];
+  for (const r of catalog) {
+    const d = decided.get(r.id);
+    if (!d) continue;
+    const verdict = worst(d.map((x) => verdictFor(r.level, x.outcome, meta.strict))) ?? "error";
+    const k = known.get(r.id);
+    requirements.push({
+      ...r,
+      verdict,
+      ...(k ? { known: { reason: k.reason, stale: verdict === "pass" } } : {}),
+      checks: d,
+      findings: findings.get(r.id) ?? [],
+    });
+  }
+  const summary = emptySummary();
+  const perSuite = new Map<string, Summary>();
+  for (const r of requirements) {
+    summary[r.verdict]++;
+    const s = perSuite.get(r.suite) ?? perSuite.set(r.suite, emptySummary()).get(r.suite)!;
+    s[r.verdict]++;
+  }
+  const knownHeld = requirements.filter((r) => r.known && (r.verdict === "fail" || r.verdict === "warn")).length;
+  const stale = requirements.filter((r) => r.known?.stale).length;
+  const realFailures = requirements.filter((r) => r.verdict === "fail" && !r.known).length;
+  const exitCode: 0 | 1 | 3 = realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || meta.interrupted ? 3 : 0;
+  const reason =
+    exitCode === 1
+      ? [realFailures > 0 ? `${realFailures} requirement(s) failed` : "", stale > 0 ? `${stale} known failure(s) now pass: remove them from knownFailures` : ""]
+          .filter(Boolean)
+          .join("; ")
+      : exitCode === 3
+        ? meta.interrupted
+          ? "the run was interrupted before every check finished"
+          : `${summary.error} requirement(s) could not be decided (error)`
+        : "every selected MUST requirement passed";
+  const run = new Set(requirements.map((r) => r.id));
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    run: { ...meta, certifiable: meta.notCertifiable.length === 0 },
+    summary: { ...summary, total: requirements.length, knownFailures: knownHeld, staleKnownFailures: stale },
+    suites: meta.suites.map((s) => ({ name: s.name, summary: perSuite.get(s.name) ?? emptySummary() })),
+    requirements,
+    coverage: {
+      uncovered: catalog.filter((r) => !input.covered.has(r.id)),
+      notRun: catalog.filter((r) => input.covered.has(r.id) && !run.has(r.id)),
+    },
+    knownFailures: input.knownFailures.map((k) => {
+      const r = requirements.find((x) => x.id === k.id);
+      const status = !r ? "not-run" : r.known?.stale ? "stale" : r.verdict === "fail" || r.verdict === "warn" ? "held" : "undecided";
+      return { ...k, status };
+    }),
+    checks,
+    outcome: { exitCode, reason },
+  };
+}
+
+/** Catalog entries of every requirement a results file mentions, to rebuild from it (merge). */
+export function catalogOf(r: Results): CatalogEntry[] {
+  const strip = ({ id, suite, level, text, source }: CatalogEntry): CatalogEntry => ({ id, suite, level, text, source });
+  return [...r.requirements.map(strip), ...r.coverage.notRun.map(strip), ...r.coverage.uncovered.map(strip)];
+}

@@ -1,0 +1,36 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Redactor } from "../http/redactor.js";
+import { renderHtml } from "./html.js";
+import { renderJunit } from "./junit.js";
+import { writeAllureResults } from "./allure.js";
+import type { Results } from "./results.js";
+
+export interface Written {
+  readonly dir: string;
+  readonly html: string;
+  readonly json: string;
+  readonly junit: string;
+  readonly allure: string;
+}
+
+/**
+ * Writes every output of a run. The results pass the redactor once more as a whole: a
+ * secret that reached any text by an unforeseen path is still replaced before it lands.
+ */
+export function writeReports(results: Results, dir: string, redactor: Redactor): Written {
+  mkdirSync(dir, { recursive: true });
+  const clean = JSON.parse(redactor.text(JSON.stringify(results))) as Results;
+  const out: Written = {
+    dir,
+    html: join(dir, "report.html"),
+    json: join(dir, "results.json"),
+    junit: join(dir, "junit.xml"),
+    allure: join(dir, "allure-results"),
+  };
+  writeFileSync(out.json, `${JSON.stringify(clean, null, 2)}\n`);
+  writeFileSync(out.html, renderHtml(clean));
+  writeFileSync(out.junit, renderJunit(clean));
+  writeAllureResults(clean, out.allure);
+  return out;
+}
