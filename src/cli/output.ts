@@ -22,7 +22,8 @@ export function printSummary(r: Results, w: Written | undefined): void {
     const f = q.findings[0];
     const tag = q.known ? (q.known.stale ? "STALE KNOWN" : "KNOWN FAIL") : q.verdict.toUpperCase();
     const paintTag = q.verdict === "warn" ? yellow : red;
-    const detail = f ? ` — ${f.message}${f.expected !== undefined ? `; expected ${f.expected}` : ""}${f.actual !== undefined ? `, got ${f.actual}` : ""}` : "";
+    const what = f && f.message !== "not met" ? f.message : q.text;
+    const detail = f ? ` — ${what}${f.expected !== undefined ? `; expected ${f.expected}` : ""}${f.actual !== undefined ? `, got ${f.actual}` : ""}` : "";
     err(`  ${paintTag(tag.padEnd(11))} ${q.id} (${q.level})${detail.length > 220 ? `${detail.slice(0, 220)}…` : detail}`);
   }
   if (notable.length > 30) err(`  … and ${notable.length - 30} more in the report`);

@@ -161,7 +161,7 @@ export async function runCheck(def: CheckDefinition, env: CheckEnvironment, sign
 }
 
 function defaultMessage(outcome: Exclude<Outcome, "met">): string {
-  return outcome === "violated" ? "requirement not met" : outcome === "skipped" ? "not observed" : "could not be decided";
+  return outcome === "violated" ? "not met" : outcome === "skipped" ? "not observed" : "could not be decided";
 }
 
 function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | undefined {

@@ -61,7 +61,7 @@ export function parseProfile(
   const suitesShape: Record<string, z.ZodType> = {};
   for (const s of suites) suitesShape[s.name] = s.profileSchema.optional();
   const schema = profileSchema(z.strictObject(suitesShape));
-  const parsed = schema.safeParse(interpolated);
+  const parsed = schema.safeParse(interpolated, { reportInput: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${formatIssue(i, schema)}`);
     throw new HarnessError("IDC_PROFILE_INVALID", `${basename(abs)} is not a valid profile:\n${lines.join("\n")}`);

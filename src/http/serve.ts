@@ -1,4 +1,5 @@
 import { serve as honoServe } from "@hono/node-server";
+import { createServer as createHttpsServer } from "node:https";
 import type { Hono } from "hono";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -8,15 +9,19 @@ import type { RunningServer } from "../engine/target.js";
  * Starts a Hono app on loopback (port 0 unless told) for mocks and reference targets.
  * `close` also drops keep-alive and hanging connections, so no test leaves a socket open.
  */
-export async function serveApp(app: Hono, opts: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export async function serveApp(
+  app: Hono,
+  opts: { port?: number; host?: string; tls?: { key: string; cert: string } } = {},
+): Promise<RunningServer> {
   const host = opts.host ?? "127.0.0.1";
+  const tls = opts.tls ? { createServer: createHttpsServer, serverOptions: opts.tls } : {};
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s as Server));
+    const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host, ...tls }, () => resolve(s as Server));
     (s as Server).once("error", reject);
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: `${opts.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

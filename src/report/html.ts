@@ -97,7 +97,7 @@ function detail(q: RequirementResult, checks: Map<string, CheckResult>): string 
       const ex = (c?.exchanges ?? []).filter((e) => ids.includes(e.id));
       const shown = ex.slice(-HTML_EXCHANGES_PER_FINDING);
       return `<div class="finding o-${f.outcome}">
-<p class="msg"><b>${esc(f.outcome === "violated" ? "Not met" : f.outcome === "skipped" ? `Skipped${f.skipKind ? ` (${f.skipKind})` : ""}` : "Could not decide")}</b>: ${esc(f.message)}${f.code ? ` <code>${esc(f.code)}</code>` : ""}</p>
+<p class="msg"><b>${esc(f.outcome === "violated" ? "Not met" : f.outcome === "skipped" ? `Skipped${f.skipKind ? ` (${f.skipKind})` : ""}` : "Could not decide")}</b>${f.message === "not met" ? "" : `: ${esc(f.message)}`}${f.code ? ` <code>${esc(f.code)}</code>` : ""}</p>
 ${f.expected !== undefined || f.actual !== undefined ? `<table class="ea"><tr><th>expected</th><td><pre>${esc(f.expected ?? "")}</pre></td></tr><tr><th>actual</th><td><pre>${esc(f.actual ?? "")}</pre></td></tr></table>` : ""}
 ${ex.length > shown.length ? `<p class="more">${ex.length - shown.length} earlier exchange(s) in results.json</p>` : ""}
 ${shown.map(exchange).join("")}

@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "bin", "idconform.js");
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Runs the idconform command as a user would; the child is killed if it outlives `timeoutMs`. */
+export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** A fresh temporary folder for one test's profiles and reports. */
+export function tempDir(prefix = "idc-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a profile into `dir` and returns its path. */
+export function writeProfile(dir: string, yaml: string, name = "profile.yaml"): string {
+  const p = join(dir, name);
+  writeFileSync(p, yaml);
+  return p;
+}
+
+/** The fixture profile pointed at a running target, with options merged in. */
+export function fixtureProfile(opts: { options?: string; extra?: string; knownFailures?: string } = {}): string {
+  return `name: test-fixture
+options:
+  seed: 7
+  allowInsecureHttp: true
+${opts.options ?? ""}
+${opts.knownFailures ?? ""}
+suites:
+  fixture:
+    baseUrl: \${IDC_DEMO_FIXTURE_URL}
+    token: \${IDC_DEMO_FIXTURE_TOKEN}
+    callbackTimeoutMs: 1500
+    features:
+      echo: true
+    probes:
+      tokenActive:
+        path: /private/probe
+${opts.extra ?? ""}`;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { runCheck, type CheckEnvironment } from "../../src/engine/check-runner.js";
+import { defineCheck } from "../../src/engine/check.js";
+import { DEFAULT_CLIENT_OPTIONS } from "../../src/http/client.js";
+
+const env: CheckEnvironment = {
+  suite: "unit",
+  section: "§1",
+  profile: {},
+  features: { offered: true },
+  probes: {},
+  client: { ...DEFAULT_CLIENT_OPTIONS, allowInsecureHttp: true },
+  secrets: [{ value: "very-secret-value", name: "UNIT_SECRET" }],
+  seed: 1,
+  runId: "r",
+  provided: {},
+};
+
+describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
+  it("records met and violated requirements with expected and actual", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.a",
+        title: "t",
+        requirements: ["U-A-ONE", "U-A-TWO"],
+        async run(c) {
+          c.check("U-A-ONE", true);
+          c.check("U-A-TWO", false, { expected: "200", actual: "500" });
+        },
+      }),
+      env,
+    );
+    expect(r.requirements).toEqual({ "U-A-ONE": "met", "U-A-TWO": "violated" });
+    expect(r.findings).toMatchObject([{ requirements: ["U-A-TWO"], outcome: "violated", expected: "200", actual: "500" }]);
+  });
+
+  it("a requirement the check never decided is an error, never a pass", async () => {
+    const r = await runCheck(defineCheck({ id: "unit.b", title: "t", requirements: ["U-B-ONE"], async run() {} }), env);
+    expect(r.requirements["U-B-ONE"]).toBe("errored");
+    expect(r.findings[0]?.message).toMatch(/without deciding/);
+  });
+
+  it("require() stops the check; what it had not decided is skipped as a dependency", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.c",
+        title: "t",
+        requirements: ["U-C-ONE", "U-C-TWO"],
+        async run(c) {
+          c.require("U-C-ONE", false, { expected: "x", actual: "y" });
+          c.check("U-C-TWO", true);
+        },
+      }),
+      env,
+    );
+    expect(r.requirements).toEqual({ "U-C-ONE": "violated", "U-C-TWO": "skipped" });
+    expect(r.findings.find((f) => f.outcome === "skipped")?.skipKind).toBe("dependency");
+  });
+
+  it("skips with the reason: an undeclared feature, a missing probe", async () => {
+    const feature = await runCheck(defineCheck({ id: "unit.d", title: "t", requirements: ["U-D-ONE"], feature: "absent", async run() {} }), env);
+    expect(feature.requirements["U-D-ONE"]).toBe("skipped");
+    expect(feature.findings[0]).toMatchObject({ skipKind: "not-declared" });
+    expect(feature.findings[0]?.message).toContain("suites.unit.features.absent");
+    const probe = await runCheck(defineCheck({ id: "unit.e", title: "t", requirements: ["U-E-ONE"], probe: "revocation", async run() {} }), env);
+    expect(probe.findings[0]).toMatchObject({ skipKind: "needs-probe" });
+    expect(probe.findings[0]?.message).toMatch(/^needs probe/);
+  });
+
+  it("a thrown exception is a harness error with its message, and secrets are redacted from it", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.f",
+        title: "t",
+        requirements: ["U-F-ONE"],
+        async run() {
+          throw new Error("boom with very-secret-value inside");
+        },
+      }),
+      env,
+    );
+    expect(r.requirements["U-F-ONE"]).toBe("errored");
+    expect(r.findings[0]?.message).toBe("harness fault: boom with ${UNIT_SECRET} inside");
+  });
+
+  it("deciding a requirement the check does not name is a harness error", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.g",
+        title: "t",
+        requirements: ["U-G-ONE"],
+        async run(c) {
+          c.check("U-OTHER-ONE", true);
+        },
+      }),
+      env,
+    );
+    expect(r.requirements["U-G-ONE"]).toBe("errored");
+    expect(r.findings[0]?.message).toMatch(/does not name/);
+  });
+});
