@@ -15,16 +15,24 @@ export function printSummary(r: Results, w: Written | undefined): void {
   err("");
   for (const s of r.suites) {
     const c = s.summary;
-    err(`${bold(s.name)}: ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.skip} skip · ${c.error} error`);
+    err(
+      `${bold(s.name)}: ${c.pass} pass · ${c.fail} fail · ${c.warn} warn · ${c.skip} skip · ${c.error} error`,
+    );
   }
-  const notable = r.requirements.filter((q) => q.verdict === "fail" || q.verdict === "error" || q.verdict === "warn" || q.known?.stale);
+  const notable = r.requirements.filter(
+    (q) => q.verdict === "fail" || q.verdict === "error" || q.verdict === "warn" || q.known?.stale,
+  );
   for (const q of notable.slice(0, 30)) {
     const f = q.findings[0];
     const tag = q.known ? (q.known.stale ? "STALE KNOWN" : "KNOWN FAIL") : q.verdict.toUpperCase();
     const paintTag = q.verdict === "warn" ? yellow : red;
     const what = f && f.message !== "not met" ? f.message : q.text;
-    const detail = f ? ` — ${what}${f.expected !== undefined ? `; expected ${f.expected}` : ""}${f.actual !== undefined ? `, got ${f.actual}` : ""}` : "";
-    err(`  ${paintTag(tag.padEnd(11))} ${q.id} (${q.level})${detail.length > 220 ? `${detail.slice(0, 220)}…` : detail}`);
+    const detail = f
+      ? ` — ${what}${f.expected !== undefined ? `; expected ${f.expected}` : ""}${f.actual !== undefined ? `, got ${f.actual}` : ""}`
+      : "";
+    err(
+      `  ${paintTag(tag.padEnd(11))} ${q.id} (${q.level})${detail.length > 220 ? `${detail.slice(0, 220)}…` : detail}`,
+    );
   }
   if (notable.length > 30) err(`  … and ${notable.length - 30} more in the report`);
   if (!r.run.certifiable) err(yellow(`not certifiable: ${r.run.notCertifiable.join("; ")}`));

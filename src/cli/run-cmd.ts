@@ -9,7 +9,8 @@ import { closeAgents } from "../http/client.js";
 import { intArg, parse, shardArg } from "./args.js";
 import { bold, err, printSummary, yellow } from "./output.js";
 
-const RUN_USAGE = "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]";
+const RUN_USAGE =
+  "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]";
 
 /** Ctrl-C once: stop, keep what finished, write the report. Twice: leave at once. */
 function interruptible(): { signal: AbortSignal; dispose: () => void } {
@@ -24,7 +25,10 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   };
   process.on("SIGINT", onSig);
   process.on("SIGTERM", onSig);
-  return { signal: ac.signal, dispose: () => (process.off("SIGINT", onSig), void process.off("SIGTERM", onSig)) };
+  return {
+    signal: ac.signal,
+    dispose: () => (process.off("SIGINT", onSig), void process.off("SIGTERM", onSig)),
+  };
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
@@ -41,7 +45,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     RUN_USAGE,
   );
   const [profilePath, ...extra] = positionals;
-  if (!profilePath || extra.length > 0) throw new HarnessError("IDC_USAGE", `expected exactly one profile\n\nusage: ${RUN_USAGE}`);
+  if (!profilePath || extra.length > 0)
+    throw new HarnessError("IDC_USAGE", `expected exactly one profile\n\nusage: ${RUN_USAGE}`);
   const suites = await loadSuites();
   const profile = loadProfile(profilePath, suites);
   for (const w of profile.warnings) err(yellow(`warning: ${w}`));
@@ -77,15 +82,21 @@ const DEMO_USAGE = "idconform demo [--suite s] [--out dir]";
  * from the environment the started target hands over.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { suite: { type: "string", multiple: true }, out: { type: "string" } }, DEMO_USAGE);
-  if (positionals.length > 0) throw new HarnessError("IDC_USAGE", `unexpected ${positionals.join(" ")}\n\nusage: ${DEMO_USAGE}`);
+  const { values, positionals } = parse(
+    argv,
+    { suite: { type: "string", multiple: true }, out: { type: "string" } },
+    DEMO_USAGE,
+  );
+  if (positionals.length > 0)
+    throw new HarnessError("IDC_USAGE", `unexpected ${positionals.join(" ")}\n\nusage: ${DEMO_USAGE}`);
   const targets = new Set(locateTargets().map((t) => t.name));
   const demoable = locateSuites()
     .map((s) => s.name)
     .filter((n) => targets.has(n) && existsSync(join(ROOT, "profiles", "demo", `${n}.yaml`)));
   const pick = values.suite ?? demoable;
   for (const n of pick) {
-    if (!demoable.includes(n)) throw new HarnessError("IDC_SUITE_UNKNOWN", `no demo for suite "${n}"; demos: ${demoable.join(", ")}`);
+    if (!demoable.includes(n))
+      throw new HarnessError("IDC_SUITE_UNKNOWN", `no demo for suite "${n}"; demos: ${demoable.join(", ")}`);
   }
   const suites = await loadSuites();
   let exit = 0;
@@ -96,7 +107,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
       const running = await target.start({ faults: [] });
       try {
         err(bold(`demo: ${name} reference target at ${running.url}`));
-        const profile = loadProfile(join(ROOT, "profiles", "demo", `${name}.yaml`), suites, { ...process.env, ...running.env });
+        const profile = loadProfile(join(ROOT, "profiles", "demo", `${name}.yaml`), suites, {
+          ...process.env,
+          ...running.env,
+        });
         const { results, redactor } = await runSuites({
           profile,
           suites,

@@ -9,25 +9,45 @@ const TARGET_USAGE = "idconform target <suite> [--fault id ...] [--port n] [--li
 export async function targetCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { fault: { type: "string", multiple: true }, port: { type: "string" }, "list-faults": { type: "boolean" }, json: { type: "boolean" } },
+    {
+      fault: { type: "string", multiple: true },
+      port: { type: "string" },
+      "list-faults": { type: "boolean" },
+      json: { type: "boolean" },
+    },
     TARGET_USAGE,
   );
   const [suite] = positionals;
-  if (!suite || positionals.length > 1) throw new HarnessError("IDC_USAGE", `name one suite\n\nusage: ${TARGET_USAGE}`);
+  if (!suite || positionals.length > 1)
+    throw new HarnessError("IDC_USAGE", `name one suite\n\nusage: ${TARGET_USAGE}`);
   const target = await loadTarget(suite);
   if (values["list-faults"]) {
     if (values.json) process.stdout.write(`${JSON.stringify(target.faults, null, 2)}\n`);
-    else for (const f of target.faults) process.stdout.write(`${f.id.padEnd(28)} ${f.description}\n${"".padEnd(28)} breaks: ${[...f.breaks, ...(f.undecidable ?? []).map((u) => `${u} (error)`)].join(", ")}\n`);
+    else
+      for (const f of target.faults)
+        process.stdout.write(
+          `${f.id.padEnd(28)} ${f.description}\n${"".padEnd(28)} breaks: ${[...f.breaks, ...(f.undecidable ?? []).map((u) => `${u} (error)`)].join(", ")}\n`,
+        );
     return 0;
   }
   const known = new Set(target.faults.map((f) => f.id));
   for (const f of values.fault ?? []) {
-    if (!known.has(f)) throw new HarnessError("IDC_FAULT_UNKNOWN", `target ${suite} has no fault "${f}"; list them with --list-faults`);
+    if (!known.has(f))
+      throw new HarnessError(
+        "IDC_FAULT_UNKNOWN",
+        `target ${suite} has no fault "${f}"; list them with --list-faults`,
+      );
   }
   const port = intArg("port", values.port, 0, 65535);
   const running = await target.start({ faults: values.fault ?? [], ...(port !== undefined ? { port } : {}) });
-  process.stdout.write(`${suite} reference target listening at ${running.url}${values.fault ? ` with faults: ${values.fault.join(", ")}` : ""}\n`);
-  process.stdout.write(`values for profiles/demo/${suite}.yaml:\n${Object.entries(running.env).map(([k, v]) => `  export ${k}='${v}'`).join("\n")}\n`);
+  process.stdout.write(
+    `${suite} reference target listening at ${running.url}${values.fault ? ` with faults: ${values.fault.join(", ")}` : ""}\n`,
+  );
+  process.stdout.write(
+    `values for profiles/demo/${suite}.yaml:\n${Object.entries(running.env)
+      .map(([k, v]) => `  export ${k}='${v}'`)
+      .join("\n")}\n`,
+  );
   await untilInterrupted();
   await running.close();
   return 0;
@@ -39,13 +59,17 @@ const MOCK_USAGE = "idconform mock <role> [--port n]";
 export async function mockCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { port: { type: "string" } }, MOCK_USAGE);
   const [role] = positionals;
-  if (!role || positionals.length > 1) throw new HarnessError("IDC_USAGE", `name one role\n\nusage: ${MOCK_USAGE}`);
+  if (!role || positionals.length > 1)
+    throw new HarnessError("IDC_USAGE", `name one role\n\nusage: ${MOCK_USAGE}`);
   const mock = await loadMock(role);
   const port = intArg("port", values.port, 0, 65535);
   const running = await mock.start(port !== undefined ? { port } : {});
   process.stdout.write(`mock ${role} (${mock.description}) listening at ${running.url}\n`);
   const control = (running as { control?: { token: string } }).control;
-  if (control) process.stdout.write(`control routes under ${running.url}/__idc/ need header x-idc-control: ${control.token}\n`);
+  if (control)
+    process.stdout.write(
+      `control routes under ${running.url}/__idc/ need header x-idc-control: ${control.token}\n`,
+    );
   await untilInterrupted();
   await running.close();
   return 0;

@@ -31,7 +31,11 @@ export interface CheckEnvironment {
  * Runs one check outside of any test framework and returns its result. Everything the
  * target does ends here as a finding; only `error` outcomes say the harness could not decide.
  */
-export async function runCheck(def: CheckDefinition, env: CheckEnvironment, signal?: AbortSignal): Promise<CheckResult> {
+export async function runCheck(
+  def: CheckDefinition,
+  env: CheckEnvironment,
+  signal?: AbortSignal,
+): Promise<CheckResult> {
   const started = Date.now();
   const redactor = new Redactor(env.secrets);
   const controller = new AbortController();
@@ -39,20 +43,35 @@ export async function runCheck(def: CheckDefinition, env: CheckEnvironment, sign
   signal?.addEventListener("abort", onAbort, { once: true });
   const http = new RecordingClient(env.client, controller.signal);
   const outcomes = new Map<string, Outcome>();
-  const raw: { requirements: string[]; outcome: Exclude<Outcome, "met">; details: Details; kind?: SkipKind; code?: string; exchanges?: number[] }[] = [];
+  const raw: {
+    requirements: string[];
+    outcome: Exclude<Outcome, "met">;
+    details: Details;
+    kind?: SkipKind;
+    code?: string;
+    exchanges?: number[];
+  }[] = [];
   const notes: string[] = [];
   const known = new Set(def.requirements);
 
   const record = (id: string, ok: boolean, details: Details): boolean => {
     if (!known.has(id)) {
-      throw new HarnessError("IDC_INTERNAL", `check ${def.id} decided ${id}, which it does not name in its requirements`);
+      throw new HarnessError(
+        "IDC_INTERNAL",
+        `check ${def.id} decided ${id}, which it does not name in its requirements`,
+      );
     }
     if (ok) {
       if (!outcomes.has(id)) outcomes.set(id, "met");
     } else {
       outcomes.set(id, "violated");
       const last = details.res?.exchangeId ?? (http.count > 0 ? http.count - 1 : undefined);
-      raw.push({ requirements: [id], outcome: "violated", details, ...(last !== undefined ? { exchanges: [last] } : {}) });
+      raw.push({
+        requirements: [id],
+        outcome: "violated",
+        details,
+        ...(last !== undefined ? { exchanges: [last] } : {}),
+      });
     }
     return ok;
   };
@@ -105,7 +124,12 @@ export async function runCheck(def: CheckDefinition, env: CheckEnvironment, sign
     if (err instanceof SkipCheck) {
       for (const id of undecided) outcomes.set(id, "skipped");
       if (undecided.length > 0) {
-        raw.push({ requirements: undecided, outcome: "skipped", details: { message: err.reason }, kind: err.kind });
+        raw.push({
+          requirements: undecided,
+          outcome: "skipped",
+          details: { message: err.reason },
+          kind: err.kind,
+        });
       }
     } else if (err instanceof StopCheck) {
       for (const id of undecided) outcomes.set(id, "skipped");
@@ -166,10 +190,16 @@ function defaultMessage(outcome: Exclude<Outcome, "met">): string {
 
 function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | undefined {
   if (def.feature !== undefined && env.features[def.feature] !== true) {
-    return new SkipCheck(`feature "${def.feature}" is not declared in the profile (suites.${env.suite}.features.${def.feature})`, "not-declared");
+    return new SkipCheck(
+      `feature "${def.feature}" is not declared in the profile (suites.${env.suite}.features.${def.feature})`,
+      "not-declared",
+    );
   }
   if (def.probe !== undefined && env.probes[def.probe] === undefined) {
-    return new SkipCheck(`needs probe: the profile gives no suites.${env.suite}.probes.${def.probe}`, "needs-probe");
+    return new SkipCheck(
+      `needs probe: the profile gives no suites.${env.suite}.probes.${def.probe}`,
+      "needs-probe",
+    );
   }
   return undefined;
 }

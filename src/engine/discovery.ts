@@ -28,15 +28,24 @@ function scan(top: string, file: string): Located[] {
 }
 
 export function locateSuites(): Located[] {
-  return [...scan("suites", "suite.ts"), { name: "fixture", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "suite.ts") }];
+  return [
+    ...scan("suites", "suite.ts"),
+    { name: "fixture", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "suite.ts") },
+  ];
 }
 
 export function locateTargets(): Located[] {
-  return [...scan("targets", "index.ts"), { name: "fixture", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "target.ts") }];
+  return [
+    ...scan("targets", "index.ts"),
+    { name: "fixture", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "target.ts") },
+  ];
 }
 
 export function locateMocks(): Located[] {
-  return [...scan("mocks", "index.ts"), { name: "fixture-callback", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "mock.ts") }];
+  return [
+    ...scan("mocks", "index.ts"),
+    { name: "fixture-callback", dir: FIXTURE_DIR, file: join(FIXTURE_DIR, "mock.ts") },
+  ];
 }
 
 /** Test files of a suite: every `*.test.ts` directly in its folder. */
@@ -60,7 +69,10 @@ export async function loadSuites(names?: readonly string[]): Promise<SuiteManife
   for (const n of pick) {
     const l = all.find((s) => s.name === n);
     if (!l) {
-      throw new HarnessError("IDC_SUITE_UNKNOWN", `unknown suite "${n}"; known suites: ${all.map((s) => s.name).join(", ")}`);
+      throw new HarnessError(
+        "IDC_SUITE_UNKNOWN",
+        `unknown suite "${n}"; known suites: ${all.map((s) => s.name).join(", ")}`,
+      );
     }
     out.push(await load<SuiteManifest>(l));
   }
@@ -71,7 +83,10 @@ export async function loadTarget(name: string): Promise<TargetModule> {
   const all = locateTargets();
   const l = all.find((t) => t.name === name);
   if (!l) {
-    throw new HarnessError("IDC_TARGET_UNKNOWN", `no reference target "${name}"; known: ${all.map((t) => t.name).join(", ")}`);
+    throw new HarnessError(
+      "IDC_TARGET_UNKNOWN",
+      `no reference target "${name}"; known: ${all.map((t) => t.name).join(", ")}`,
+    );
   }
   return load<TargetModule>(l);
 }
@@ -79,6 +94,10 @@ export async function loadTarget(name: string): Promise<TargetModule> {
 export async function loadMock(role: string): Promise<MockModule> {
   const all = locateMocks();
   const l = all.find((t) => t.name === role);
-  if (!l) throw new HarnessError("IDC_MOCK_UNKNOWN", `no mock "${role}"; known roles: ${all.map((t) => t.name).join(", ")}`);
+  if (!l)
+    throw new HarnessError(
+      "IDC_MOCK_UNKNOWN",
+      `no mock "${role}"; known roles: ${all.map((t) => t.name).join(", ")}`,
+    );
   return load<MockModule>(l);
 }

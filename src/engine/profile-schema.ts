@@ -3,7 +3,11 @@ import { z } from "zod";
 /** Run options every profile may set; suites never redefine these. */
 export const optionsSchema = z.strictObject({
   strict: z.boolean().default(false),
-  seed: z.int().min(0).max(2 ** 31 - 1).optional(),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   allowInsecureHttp: z.boolean().default(false),
   tls: z.strictObject({ caFile: z.string().min(1).optional() }).default({}),
   timeouts: z
@@ -13,7 +17,11 @@ export const optionsSchema = z.strictObject({
       runMs: z.int().min(1_000).max(86_400_000).default(1_800_000),
     })
     .default({ requestMs: 10_000, checkMs: 60_000, runMs: 1_800_000 }),
-  maxResponseBytes: z.int().min(1024).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  maxResponseBytes: z
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   maxRedirects: z.int().min(0).max(20).default(5),
 });
 

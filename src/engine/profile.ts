@@ -21,7 +21,8 @@ export interface LoadedProfile {
   readonly warnings: readonly string[];
 }
 
-const SECRET_KEY = /(token|secret|password|passwd|assertion|apikey|api_key|privatekey|private_key|credential)$/i;
+const SECRET_KEY =
+  /(token|secret|password|passwd|assertion|apikey|api_key|privatekey|private_key|credential)$/i;
 
 /** Reads, interpolates and validates a profile; every problem names its exact path. */
 export function loadProfile(
@@ -64,7 +65,10 @@ export function parseProfile(
   const parsed = schema.safeParse(interpolated, { reportInput: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${formatIssue(i, schema)}`);
-    throw new HarnessError("IDC_PROFILE_INVALID", `${basename(abs)} is not a valid profile:\n${lines.join("\n")}`);
+    throw new HarnessError(
+      "IDC_PROFILE_INVALID",
+      `${basename(abs)} is not a valid profile:\n${lines.join("\n")}`,
+    );
   }
   const p = parsed.data;
   const options: RunOptions = {
@@ -96,7 +100,10 @@ export function parseProfile(
     throw new HarnessError(
       "IDC_PROFILE_INVALID",
       `${basename(abs)} is not a valid profile:\n${badKnown
-        .map(([k, i]) => `  - knownFailures[${i}].id: no requirement "${k.id}" in any catalog${suggest(k.id, [...known])}`)
+        .map(
+          ([k, i]) =>
+            `  - knownFailures[${i}].id: no requirement "${k.id}" in any catalog${suggest(k.id, [...known])}`,
+        )
         .join("\n")}`,
     );
   }
@@ -142,7 +149,9 @@ function interpolate(
     });
     if (!usedEnv && SECRET_KEY.test(key) && out.length > 0) {
       secrets.push({ value: out, name: key });
-      warnings.push(`${formatPath(path)} holds a secret inline; prefer \${ENV_VAR} so the profile can be shared`);
+      warnings.push(
+        `${formatPath(path)} holds a secret inline; prefer \${ENV_VAR} so the profile can be shared`,
+      );
     }
     return out;
   }
@@ -158,7 +167,12 @@ function interpolate(
 function isPlainUrl(v: string): boolean {
   try {
     const u = new URL(v);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.username === "" && u.password === "" && u.search === "";
+    return (
+      (u.protocol === "http:" || u.protocol === "https:") &&
+      u.username === "" &&
+      u.password === "" &&
+      u.search === ""
+    );
   } catch {
     return false;
   }
@@ -187,7 +201,10 @@ function formatIssue(issue: z.core.$ZodIssue, root: z.ZodType): string {
     case "unrecognized_keys": {
       const known = keysAt(root, issue.path);
       return issue.keys
-        .map((k) => `${formatPath([...issue.path, k])}: unknown key${suggest(k, known)}${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`)
+        .map(
+          (k) =>
+            `${formatPath([...issue.path, k])}: unknown key${suggest(k, known)}${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
+        )
         .join("\n  - ");
     }
     case "invalid_value":
@@ -205,7 +222,12 @@ function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
     for (let i = 0; i < 10; i++) {
       const def = x._zod?.def;
       if (!def) break;
-      if (def.type === "optional" || def.type === "default" || def.type === "nullable" || def.type === "prefault") {
+      if (
+        def.type === "optional" ||
+        def.type === "default" ||
+        def.type === "nullable" ||
+        def.type === "prefault"
+      ) {
         x = def.innerType as typeof x;
       } else if (def.type === "pipe") x = def.in as typeof x;
       else break;
@@ -232,7 +254,9 @@ export function suggest(input: string, known: readonly string[]): string {
     const d = distance(input.toLowerCase(), k.toLowerCase());
     if (d < bestD) [best, bestD] = [k, d];
   }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(input.length / 3)) ? `; did you mean "${best}"?` : "";
+  return best !== undefined && bestD <= Math.max(2, Math.floor(input.length / 3))
+    ? `; did you mean "${best}"?`
+    : "";
 }
 
 function distance(a: string, b: string): number {

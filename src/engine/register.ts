@@ -10,33 +10,47 @@ import "./run-context.js";
  * file; the title names the spec section, each test title states the rule it checks.
  * Checks outside `--grep` are declared but skipped, so the report can say "not selected".
  */
-export function registerSection<P>(suite: string, section: string, checks: readonly CheckDefinition<P>[]): void {
+export function registerSection<P>(
+  suite: string,
+  section: string,
+  checks: readonly CheckDefinition<P>[],
+): void {
   const run = inject("idconform");
   const s = run.suites[suite];
   describe(section, () => {
     for (const def of checks) {
       const selected = s !== undefined && def.requirements.some((id) => matchesGrep(id, run.grep));
-      const decl: CheckDeclaration = { check: def.id, suite, section, requirements: def.requirements, selected };
+      const decl: CheckDeclaration = {
+        check: def.id,
+        suite,
+        section,
+        requirements: def.requirements,
+        selected,
+      };
       const test = selected ? it : it.skip;
-      test(def.title, { timeout: def.timeoutMs ?? run.checkTimeoutMs, meta: { idconform: decl } }, async ({ task, signal }) => {
-        if (!s) return;
-        task.meta.idconformResult = await runCheck(
-          def as CheckDefinition,
-          {
-            suite,
-            section,
-            profile: s.profile,
-            features: s.features,
-            probes: s.probes,
-            client: run.client,
-            secrets: run.secrets,
-            seed: run.seed,
-            runId: run.runId,
-            provided: s.provided,
-          },
-          signal,
-        );
-      });
+      test(
+        def.title,
+        { timeout: def.timeoutMs ?? run.checkTimeoutMs, meta: { idconform: decl } },
+        async ({ task, signal }) => {
+          if (!s) return;
+          task.meta.idconformResult = await runCheck(
+            def as CheckDefinition,
+            {
+              suite,
+              section,
+              profile: s.profile,
+              features: s.features,
+              probes: s.probes,
+              client: run.client,
+              secrets: run.secrets,
+              seed: run.seed,
+              runId: run.runId,
+              provided: s.provided,
+            },
+            signal,
+          );
+        },
+      );
     }
   });
 }

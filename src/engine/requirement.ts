@@ -29,10 +29,15 @@ export function defineCatalog(suite: string, requirements: readonly Requirement[
   const seen = new Set<string>();
   for (const r of requirements) {
     if (!ID_PATTERN.test(r.id)) {
-      throw new HarnessError("IDC_CATALOG_INVALID", `${suite}: requirement id "${r.id}" is not of the form ABC-WORD-WORD`);
+      throw new HarnessError(
+        "IDC_CATALOG_INVALID",
+        `${suite}: requirement id "${r.id}" is not of the form ABC-WORD-WORD`,
+      );
     }
-    if (seen.has(r.id)) throw new HarnessError("IDC_CATALOG_INVALID", `${suite}: duplicate requirement id ${r.id}`);
-    if (r.text.includes("\n")) throw new HarnessError("IDC_CATALOG_INVALID", `${suite}: ${r.id} text must be one line`);
+    if (seen.has(r.id))
+      throw new HarnessError("IDC_CATALOG_INVALID", `${suite}: duplicate requirement id ${r.id}`);
+    if (r.text.includes("\n"))
+      throw new HarnessError("IDC_CATALOG_INVALID", `${suite}: ${r.id} text must be one line`);
     seen.add(r.id);
   }
   return { suite, requirements };

@@ -12,7 +12,12 @@ export interface RunProvided {
   readonly secrets: readonly SecretEntry[];
   readonly suites: Record<
     string,
-    { readonly profile: unknown; readonly features: Record<string, boolean>; readonly probes: Record<string, unknown>; readonly provided: Record<string, unknown> }
+    {
+      readonly profile: unknown;
+      readonly features: Record<string, boolean>;
+      readonly probes: Record<string, unknown>;
+      readonly provided: Record<string, unknown>;
+    }
   >;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { relative } from "node:path";
 import { Writable } from "node:stream";
-import { startVitest } from "vitest/node";
+import { createVitest } from "vitest/node";
 import { HarnessError } from "./errors.js";
 import { ROOT, locateSuites, suiteTestFiles } from "./discovery.js";
 import { HARNESS } from "./version.js";
@@ -52,9 +52,16 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   const chosen: SuiteManifest[] = [];
   for (const name of wanted) {
     const m = req.suites.find((s) => s.name === name);
-    if (!m) throw new HarnessError("IDC_SUITE_UNKNOWN", `unknown suite "${name}"; known: ${req.suites.map((s) => s.name).join(", ")}`);
+    if (!m)
+      throw new HarnessError(
+        "IDC_SUITE_UNKNOWN",
+        `unknown suite "${name}"; known: ${req.suites.map((s) => s.name).join(", ")}`,
+      );
     if (!profile.suites[name]) {
-      throw new HarnessError("IDC_USAGE", `--suite ${name}: the profile ${profile.name} has no suites.${name} section`);
+      throw new HarnessError(
+        "IDC_USAGE",
+        `--suite ${name}: the profile ${profile.name} has no suites.${name} section`,
+      );
     }
     chosen.push(m);
   }
@@ -65,10 +72,13 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   const started = new Date();
   const redactor = new Redactor(profile.secrets);
   const notCertifiable = [...(req.notCertifiable ?? [])];
-  if (profile.options.allowInsecureHttp) notCertifiable.push("plain http was allowed (options.allowInsecureHttp: true)");
+  if (profile.options.allowInsecureHttp)
+    notCertifiable.push("plain http was allowed (options.allowInsecureHttp: true)");
   if (grep.length > 0) notCertifiable.push(`only part of the checks ran (--grep ${grep.join(" ")})`);
-  if (req.shard) notCertifiable.push(`shard ${req.shard}: merge every shard (idconform report --merge) for the full run`);
-  if (profile.knownFailures.length > 0) notCertifiable.push(`${profile.knownFailures.length} known failure(s) are excused by the profile`);
+  if (req.shard)
+    notCertifiable.push(`shard ${req.shard}: merge every shard (idconform report --merge) for the full run`);
+  if (profile.knownFailures.length > 0)
+    notCertifiable.push(`${profile.knownFailures.length} known failure(s) are excused by the profile`);
 
   const setups: SuiteSetup[] = [];
   const levels = new Map<string, Level>();
@@ -81,17 +91,27 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     }
     for (const c of s.checks) for (const id of c.requirements) covered.add(id);
   }
-  const selected = chosen.flatMap((s) => s.checks).filter((c) => c.requirements.some((id) => matchesGrep(id, grep))).length;
-  const reporter = new CollectingReporter(levels, strict, (l) => print(redactor.text(l)), req.shard ? undefined : selected);
+  const selected = chosen
+    .flatMap((s) => s.checks)
+    .filter((c) => c.requirements.some((id) => matchesGrep(id, grep))).length;
+  const reporter = new CollectingReporter(
+    levels,
+    strict,
+    (l) => print(redactor.text(l)),
+    req.shard ? undefined : selected,
+  );
   let interrupted = false;
-  let vitest: Awaited<ReturnType<typeof startVitest>> | undefined;
+  let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
   const stop = (why: string): void => {
     if (interrupted) return;
     interrupted = true;
     print(`stopping: ${why}; the report keeps what finished`);
     void vitest?.cancelCurrentRun("keyboard-input");
   };
-  const runTimer = setTimeout(() => stop(`the run passed options.timeouts.runMs (${profile.options.timeouts.runMs} ms)`), profile.options.timeouts.runMs);
+  const runTimer = setTimeout(
+    () => stop(`the run passed options.timeouts.runMs (${profile.options.timeouts.runMs} ms)`),
+    profile.options.timeouts.runMs,
+  );
   const onAbort = (): void => stop("interrupted");
   req.signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -100,7 +120,12 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       const section = profile.suites[s.name]!;
       const setup = s.setup ? await s.setup(section, { runId, seed }) : {};
       setups.push(setup);
-      provided[s.name] = { profile: section, features: section.features, probes: section.probes, provided: setup.provide ?? {} };
+      provided[s.name] = {
+        profile: section,
+        features: section.features,
+        probes: section.probes,
+        provided: setup.provide ?? {},
+      };
     }
     const files = locateSuites()
       .filter((l) => chosen.some((s) => s.name === l.name))
@@ -121,10 +146,15 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       secrets: profile.secrets,
       suites: provided,
     };
-    print(`idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`);
-    vitest = await startVitest(
+    print(
+      `idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`,
+    );
+    const before = {
+      SIGINT: new Set(process.listeners("SIGINT")),
+      SIGTERM: new Set(process.listeners("SIGTERM")),
+    };
+    vitest = await createVitest(
       "test",
-      [],
       {
         config: false,
         root: ROOT,
@@ -142,22 +172,42 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       { logLevel: "silent" },
       { stdout: devNull(), stderr: devNull() },
     );
-    await vitest.close();
+    // vitest's logger exits the process on SIGINT; the harness owns that signal, so that an
+    // interrupted run still writes its report.
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      for (const l of process.listeners(sig)) if (!before[sig].has(l)) process.off(sig, l);
+    }
+    // A stop requested while vitest was starting takes effect now.
+    if (!interrupted) await vitest.start();
   } finally {
     clearTimeout(runTimer);
+    await vitest?.close();
     req.signal?.removeEventListener("abort", onAbort);
-    for (const s of setups) await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));
+    for (const s of setups)
+      await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));
   }
   for (const e of reporter.harnessErrors) print(redactor.text(`harness error: ${e}`));
   if (reporter.harnessErrors.length > 0 && reporter.results.length === 0) {
-    throw new HarnessError("IDC_INTERNAL", `no check ran:\n${reporter.harnessErrors.map((e) => redactor.text(e)).join("\n")}`);
+    throw new HarnessError(
+      "IDC_INTERNAL",
+      `no check ran:\n${reporter.harnessErrors.map((e) => redactor.text(e)).join("\n")}`,
+    );
   }
   const results = buildResults({
     meta: {
       id: runId,
       harness: HARNESS,
-      profile: { name: profile.name, file: relative(process.cwd(), profile.path) || profile.path, sha256: profile.sha256 },
-      suites: chosen.map((s) => ({ name: s.name, title: s.title, document: s.document, target: profile.suites[s.name]!.baseUrl })),
+      profile: {
+        name: profile.name,
+        file: relative(process.cwd(), profile.path) || profile.path,
+        sha256: profile.sha256,
+      },
+      suites: chosen.map((s) => ({
+        name: s.name,
+        title: s.title,
+        document: s.document,
+        target: profile.suites[s.name]!.baseUrl,
+      })),
       seed,
       strict,
       grep,

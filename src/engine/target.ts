@@ -25,5 +25,9 @@ export interface RunningTarget extends RunningServer {
 export interface TargetModule {
   readonly suite: string;
   readonly faults: readonly FaultDef[];
-  start(opts: { faults: readonly string[]; port?: number; tls?: { key: string; cert: string } }): Promise<RunningTarget>;
+  start(opts: {
+    faults: readonly string[];
+    port?: number;
+    tls?: { key: string; cert: string };
+  }): Promise<RunningTarget>;
 }

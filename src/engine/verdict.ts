@@ -11,7 +11,8 @@ export const VERDICTS: readonly Verdict[] = ["fail", "warn", "error", "skip", "p
 /** What a check observed about one requirement, before severity is applied. */
 export type Outcome = "met" | "violated" | "skipped" | "errored";
 
-export type SkipKind = "not-offered" | "not-declared" | "needs-probe" | "not-selected" | "dependency" | "other";
+export type SkipKind =
+  "not-offered" | "not-declared" | "needs-probe" | "not-selected" | "dependency" | "other";
 
 /**
  * Severity follows the requirement, never the check: a violated MUST fails, a violated

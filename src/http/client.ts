@@ -127,7 +127,8 @@ export class RecordingClient {
     for (let hop = 0; ; hop++) {
       const res = await this.once(url, method, headers, body, req);
       const location = res.header("location");
-      if ((req.follow ?? 0) === 0 || res.status < 300 || res.status > 399 || location === undefined) return res;
+      if ((req.follow ?? 0) === 0 || res.status < 300 || res.status > 399 || location === undefined)
+        return res;
       seen.add(url.href);
       const next = new URL(location, url);
       if (hop + 1 > Math.min(req.follow ?? 0, this.opts.maxRedirects) || seen.has(next.href)) {
@@ -183,9 +184,13 @@ export class RecordingClient {
       throw new HarnessError(code, `${method} ${url.origin}${url.pathname}: ${message}`, { cause });
     };
     if (url.protocol === "http:" && !this.opts.allowInsecureHttp) {
-      fail("IDC_HTTP_INSECURE", "plain http refused; set options.allowInsecureHttp: true (the run is then not certifiable)");
+      fail(
+        "IDC_HTTP_INSECURE",
+        "plain http refused; set options.allowInsecureHttp: true (the run is then not certifiable)",
+      );
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") fail("IDC_HTTP_FAILED", `unsupported scheme ${url.protocol}`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      fail("IDC_HTTP_FAILED", `unsupported scheme ${url.protocol}`);
 
     const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs;
     const maxBytes = req.maxBytes ?? this.opts.maxResponseBytes;
@@ -260,17 +265,31 @@ export class RecordingClient {
   evidence(redactor: Redactor): Exchange[] {
     return this.log.map((r) => {
       const reqHeaders = redactor.headers(r.reqHeaders);
-      const reqBody = r.reqBody === undefined ? undefined : redactor.body(cap(r.reqBody), r.reqHeaders["content-type"]);
+      const reqBody =
+        r.reqBody === undefined ? undefined : redactor.body(cap(r.reqBody), r.reqHeaders["content-type"]);
       const url = redactor.url(r.url);
       const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders) : undefined;
-      const resBody = r.resBody === undefined ? undefined : redactor.body(cap(r.resBody), r.resHeaders?.["content-type"]);
-      const request = { method: r.method, url, headers: reqHeaders, ...(reqBody !== undefined ? { body: reqBody } : {}) };
+      const resBody =
+        r.resBody === undefined ? undefined : redactor.body(cap(r.resBody), r.resHeaders?.["content-type"]);
+      const request = {
+        method: r.method,
+        url,
+        headers: reqHeaders,
+        ...(reqBody !== undefined ? { body: reqBody } : {}),
+      };
       return {
         id: r.id,
         ...(r.label !== undefined ? { label: r.label } : {}),
         request,
         ...(r.status !== undefined && resHeaders
-          ? { response: { status: r.status, headers: resHeaders, ...(resBody !== undefined ? { body: resBody } : {}), bodyBytes: r.resBytes } }
+          ? {
+              response: {
+                status: r.status,
+                headers: resHeaders,
+                ...(resBody !== undefined ? { body: resBody } : {}),
+                bodyBytes: r.resBytes,
+              },
+            }
           : {}),
         ...(r.truncated ? { truncated: true } : {}),
         ...(r.error ? { error: { code: r.error.code, message: redactor.text(r.error.message) } } : {}),
@@ -283,20 +302,32 @@ export class RecordingClient {
 }
 
 function cap(s: string): string {
-  return s.length > EVIDENCE_BODY_CAP ? `${s.slice(0, EVIDENCE_BODY_CAP)}\n… [cut at ${EVIDENCE_BODY_CAP} characters]` : s;
+  return s.length > EVIDENCE_BODY_CAP
+    ? `${s.slice(0, EVIDENCE_BODY_CAP)}\n… [cut at ${EVIDENCE_BODY_CAP} characters]`
+    : s;
 }
 
 function flatten(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;
 }
 
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|SSL|HOSTNAME/;
 
-function classify(err: unknown, timeout: AbortSignal, timeoutMs: number): [HarnessErrorCode, string, unknown] {
+function classify(
+  err: unknown,
+  timeout: AbortSignal,
+  timeoutMs: number,
+): [HarnessErrorCode, string, unknown] {
   if (timeout.aborted) return ["IDC_HTTP_TIMEOUT", `no complete response within ${timeoutMs} ms`, err];
-  const e = err as { code?: string; message?: string; name?: string; cause?: { code?: string; message?: string } };
+  const e = err as {
+    code?: string;
+    message?: string;
+    name?: string;
+    cause?: { code?: string; message?: string };
+  };
   if (e.name === "AbortError") return ["IDC_HTTP_FAILED", "aborted: the run or the check was stopped", err];
   const code = e.code ?? e.cause?.code ?? "";
   const message = e.cause?.message ?? e.message ?? String(err);

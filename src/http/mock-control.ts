@@ -32,7 +32,14 @@ export class MockControl {
     const body = (await c.req.text()).slice(0, MAX_BODY);
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((v, k) => (headers[k] = v));
-    const entry = { seq: ++this.seq, at: new Date().toISOString(), method: c.req.method, path: new URL(c.req.url).pathname, headers, body };
+    const entry = {
+      seq: ++this.seq,
+      at: new Date().toISOString(),
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      headers,
+      body,
+    };
     this.log.push(entry);
     if (this.log.length > MAX_ENTRIES) this.log.shift();
     for (const w of this.waiters) w();
@@ -76,10 +83,18 @@ export class MockControl {
   /** Mounts the control routes on a mock's app. */
   mount(app: Hono): void {
     const guard = (c: Context): boolean => c.req.header("x-idc-control") === this.token;
-    app.get("/__idc/log", (c) => (guard(c) ? c.json(this.entries(c.req.query("path") ?? "", Number(c.req.query("since") ?? 0))) : c.body(null, 403)));
+    app.get("/__idc/log", (c) =>
+      guard(c)
+        ? c.json(this.entries(c.req.query("path") ?? "", Number(c.req.query("since") ?? 0)))
+        : c.body(null, 403),
+    );
     app.get("/__idc/wait", async (c) => {
       if (!guard(c)) return c.body(null, 403);
-      const got = await this.wait(c.req.query("path") ?? "", Number(c.req.query("count") ?? 1), Number(c.req.query("timeoutMs") ?? 5000));
+      const got = await this.wait(
+        c.req.query("path") ?? "",
+        Number(c.req.query("count") ?? 1),
+        Number(c.req.query("timeoutMs") ?? 5000),
+      );
       return c.json(got);
     });
     app.post("/__idc/hooks", async (c) => {
@@ -110,7 +125,10 @@ export class MockClient {
   private async call<T>(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<T> {
     const res = await request(`${this.url}${path}`, {
       method,
-      headers: { "x-idc-control": this.token, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      headers: {
+        "x-idc-control": this.token,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
       body: body === undefined ? null : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -84,7 +84,7 @@ export class Redactor {
       }
       // Keep the scheme (Bearer, DPoP, Basic) visible: it is evidence, the credential is not.
       const m = /^([A-Za-z][A-Za-z0-9-]*) +(.+)$/.exec(v);
-      if (m && (k.toLowerCase().endsWith("authorization"))) {
+      if (m && k.toLowerCase().endsWith("authorization")) {
         this.add(m[2] ?? "", `${name}_CREDENTIALS`);
         out[k] = `${m[1]} ${this.text(m[2] ?? "")}`;
       } else {
@@ -133,7 +133,8 @@ export class Redactor {
     const isJwk = typeof obj.kty === "string";
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(obj)) {
-      const secret = SECRET_MEMBERS.has(k) || (isJwk && (PRIVATE_JWK_MEMBERS.has(k) || (k === "k" && obj.kty === "oct")));
+      const secret =
+        SECRET_MEMBERS.has(k) || (isJwk && (PRIVATE_JWK_MEMBERS.has(k) || (k === "k" && obj.kty === "oct")));
       if (secret && typeof x === "string") {
         this.add(x, isJwk ? `JWK_${k}` : k);
         out[k] = `\${${this.secrets.get(x) ?? "REDACTED"}}`;

@@ -16,7 +16,9 @@ export async function serveApp(
   const host = opts.host ?? "127.0.0.1";
   const tls = opts.tls ? { createServer: createHttpsServer, serverOptions: opts.tls } : {};
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host, ...tls }, () => resolve(s as Server));
+    const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host, ...tls }, () =>
+      resolve(s as Server),
+    );
     (s as Server).once("error", reject);
   });
   const { port } = server.address() as AddressInfo;

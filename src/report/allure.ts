@@ -32,7 +32,9 @@ export function writeAllureResults(r: Results, dir: string): void {
     const id = uuid(`${r.run.id}/${q.id}`);
     const attachments: { name: string; source: string; type: string }[] = [];
     if (q.verdict !== "pass") {
-      const exchanges = q.findings.flatMap((f) => (checks.get(f.check)?.exchanges ?? []).filter((e) => f.exchanges.includes(e.id)));
+      const exchanges = q.findings.flatMap((f) =>
+        (checks.get(f.check)?.exchanges ?? []).filter((e) => f.exchanges.includes(e.id)),
+      );
       if (exchanges.length > 0) {
         const source = `${id}-evidence-attachment.json`;
         writeFileSync(join(dir, source), JSON.stringify(exchanges, null, 2));
@@ -42,7 +44,12 @@ export function writeAllureResults(r: Results, dir: string): void {
         attachments.push({ name: "curl", source: curl, type: "text/plain" });
       }
     }
-    const message = q.findings.map((f) => `${f.message}${f.expected !== undefined ? ` — expected: ${f.expected}` : ""}${f.actual !== undefined ? `; actual: ${f.actual}` : ""}`).join("\n");
+    const message = q.findings
+      .map(
+        (f) =>
+          `${f.message}${f.expected !== undefined ? ` — expected: ${f.expected}` : ""}${f.actual !== undefined ? `; actual: ${f.actual}` : ""}`,
+      )
+      .join("\n");
     const status = STATUS[q.verdict];
     const result = {
       uuid: id,
@@ -52,7 +59,11 @@ export function writeAllureResults(r: Results, dir: string): void {
       fullName: `${q.suite}.${q.id}`,
       status,
       statusDetails: {
-        message: q.known ? `KNOWN FAILURE (${q.known.reason})${q.known.stale ? ": now passes, remove it from knownFailures" : ""}\n${message}` : q.verdict === "warn" ? `WARNING: SHOULD not met\n${message}` : message,
+        message: q.known
+          ? `KNOWN FAILURE (${q.known.reason})${q.known.stale ? ": now passes, remove it from knownFailures" : ""}\n${message}`
+          : q.verdict === "warn"
+            ? `WARNING: SHOULD not met\n${message}`
+            : message,
       },
       stage: "finished",
       description: `${q.level} · ${q.source}`,
@@ -63,7 +74,10 @@ export function writeAllureResults(r: Results, dir: string): void {
         { name: "tag", value: q.level },
         ...(q.verdict === "warn" ? [{ name: "tag", value: "warning" }] : []),
         ...(q.known ? [{ name: "tag", value: "known-failure" }] : []),
-        { name: "severity", value: q.level === "MUST" ? "critical" : q.level === "SHOULD" ? "normal" : "trivial" },
+        {
+          name: "severity",
+          value: q.level === "MUST" ? "critical" : q.level === "SHOULD" ? "normal" : "trivial",
+        },
         { name: "framework", value: "idconform" },
         { name: "AS_ID", value: q.id },
       ],
@@ -72,7 +86,14 @@ export function writeAllureResults(r: Results, dir: string): void {
       attachments,
       steps: q.checks.map((c) => ({
         name: `check ${c.check}: ${c.outcome}`,
-        status: c.outcome === "met" ? "passed" : c.outcome === "violated" ? "failed" : c.outcome === "skipped" ? "skipped" : "broken",
+        status:
+          c.outcome === "met"
+            ? "passed"
+            : c.outcome === "violated"
+              ? "failed"
+              : c.outcome === "skipped"
+                ? "skipped"
+                : "broken",
         stage: "finished",
       })),
       start,
@@ -82,7 +103,12 @@ export function writeAllureResults(r: Results, dir: string): void {
   }
   writeFileSync(
     join(dir, "environment.properties"),
-    [`idconform=${r.run.harness.version}`, `profile=${r.run.profile.name}`, `seed=${r.run.seed}`, `certifiable=${r.run.certifiable}`]
+    [
+      `idconform=${r.run.harness.version}`,
+      `profile=${r.run.profile.name}`,
+      `seed=${r.run.seed}`,
+      `certifiable=${r.run.certifiable}`,
+    ]
       .concat(r.run.suites.map((s) => `target.${s.name}=${s.target}`))
       .join("\n"),
   );

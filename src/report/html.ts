@@ -17,7 +17,10 @@ const HTML_EXCHANGES_PER_FINDING = 6;
 export function renderHtml(r: Results): string {
   const checks = new Map(r.checks.map((c) => [c.check, c]));
   const verdictCounts = (["fail", "warn", "error", "skip", "pass"] as const)
-    .map((v) => `<button class="card v-${v}" data-filter-verdict="${v}"><b>${r.summary[v]}</b><span>${v}</span></button>`)
+    .map(
+      (v) =>
+        `<button class="card v-${v}" data-filter-verdict="${v}"><b>${r.summary[v]}</b><span>${v}</span></button>`,
+    )
     .join("");
   const status = r.outcome.exitCode === 0 ? "passed" : r.outcome.exitCode === 1 ? "failed" : "incomplete";
   const rows = r.requirements.map((q) => row(q, checks)).join("");
@@ -80,15 +83,26 @@ function dt(k: string, v: string): string {
 }
 
 function row(q: RequirementResult, checks: Map<string, CheckResult>): string {
-  const label = q.known ? (q.known.stale ? `${q.verdict} · stale known failure` : `${q.verdict} · known`) : q.verdict;
+  const label = q.known
+    ? q.known.stale
+      ? `${q.verdict} · stale known failure`
+      : `${q.verdict} · known`
+    : q.verdict;
   const hay = `${q.id} ${q.text} ${q.source}`.toLowerCase();
   const head = `<tr class="main" tabindex="0"><td><span class="badge v-${q.verdict}">${esc(label)}</span></td><td class="id">${esc(q.id)}</td><td>${q.level}</td><td>${esc(q.suite)}</td><td>${esc(q.text)}</td><td class="src">${esc(q.source)}</td></tr>`;
   return `<tbody class="req" data-verdict="${q.verdict}" data-suite="${esc(q.suite)}" data-level="${q.level}" data-text="${esc(hay)}">${head}<tr class="detail" hidden><td colspan="6">${detail(q, checks)}</td></tr></tbody>`;
 }
 
 function detail(q: RequirementResult, checks: Map<string, CheckResult>): string {
-  const by = q.checks.map((c) => `<li><code>${esc(c.check)}</code>: ${esc(checks.get(c.check)?.title ?? "")} — <b>${esc(c.outcome)}</b></li>`).join("");
-  const known = q.known ? `<p class="known">Known failure in the profile: ${esc(q.known.reason)}${q.known.stale ? " — it now passes: remove it from knownFailures." : ""}</p>` : "";
+  const by = q.checks
+    .map(
+      (c) =>
+        `<li><code>${esc(c.check)}</code>: ${esc(checks.get(c.check)?.title ?? "")} — <b>${esc(c.outcome)}</b></li>`,
+    )
+    .join("");
+  const known = q.known
+    ? `<p class="known">Known failure in the profile: ${esc(q.known.reason)}${q.known.stale ? " — it now passes: remove it from knownFailures." : ""}</p>`
+    : "";
   if (q.findings.length === 0) return `${known}<p>Decided by:</p><ul>${by}</ul>`;
   const findings = q.findings
     .map((f) => {
@@ -109,8 +123,16 @@ ${shown.map(exchange).join("")}
 
 function exchange(e: Exchange): string {
   const req = e.request;
-  const head = (h: Record<string, string>): string => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join("\n");
-  const body = (b: string | undefined): string => (b === undefined ? "" : b.length > HTML_BODY_CAP ? `${b.slice(0, HTML_BODY_CAP)}\n… [cut; see results.json]` : b);
+  const head = (h: Record<string, string>): string =>
+    Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\n");
+  const body = (b: string | undefined): string =>
+    b === undefined
+      ? ""
+      : b.length > HTML_BODY_CAP
+        ? `${b.slice(0, HTML_BODY_CAP)}\n… [cut; see results.json]`
+        : b;
   const res = e.response
     ? `<pre class="res">HTTP ${e.response.status}\n${esc(head(e.response.headers))}${e.response.body ? `\n\n${esc(body(e.response.body))}` : ""}</pre>`
     : "";
@@ -123,13 +145,17 @@ ${res}${e.error ? `<p class="xerr">${esc(e.error.code)}: ${esc(e.error.message)}
 function knownFailures(r: Results): string {
   if (r.knownFailures.length === 0) return "";
   return `<h3>Known failures (profile baseline)</h3><ul class="kf">${r.knownFailures
-    .map((k) => `<li class="kf-${k.status}"><code>${esc(k.id)}</code> — ${esc(k.status)}: ${esc(k.reason)}</li>`)
+    .map(
+      (k) => `<li class="kf-${k.status}"><code>${esc(k.id)}</code> — ${esc(k.status)}: ${esc(k.reason)}</li>`,
+    )
     .join("")}</ul>`;
 }
 
 function coverage(r: Results): string {
   const list = (xs: Results["coverage"]["uncovered"]) =>
-    xs.length === 0 ? "<p>None.</p>" : `<ul>${xs.map((x) => `<li><code>${esc(x.id)}</code> ${x.level} — ${esc(x.text)} <small>(${esc(x.source)})</small></li>`).join("")}</ul>`;
+    xs.length === 0
+      ? "<p>None.</p>"
+      : `<ul>${xs.map((x) => `<li><code>${esc(x.id)}</code> ${x.level} — ${esc(x.text)} <small>(${esc(x.source)})</small></li>`).join("")}</ul>`;
   return `<section id="coverage"><h2>Coverage</h2>
 <h3>Requirements no check decides (${r.coverage.uncovered.length})</h3>${list(r.coverage.uncovered)}
 <h3>Requirements not run in this run (${r.coverage.notRun.length})</h3>${list(r.coverage.notRun)}</section>`;

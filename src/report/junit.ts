@@ -2,8 +2,9 @@ import type { RequirementResult, Results } from "./results.js";
 
 const xml = (s: string): string =>
   // Drop characters XML 1.0 cannot carry (a hostile target may send any byte), then escape.
-  // eslint-disable-next-line no-control-regex
-  s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "�").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  s
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "�")
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * One test case per requirement, grouped by suite. JUnit knows no warning: a warned SHOULD
@@ -30,13 +31,21 @@ ${suites.join("\n")}
 
 function testcase(q: RequirementResult): string {
   const seconds = 0;
-  const text = q.findings.map((f) => `${f.message}${f.expected !== undefined ? `\n  expected: ${f.expected}` : ""}${f.actual !== undefined ? `\n  actual: ${f.actual}` : ""}\n  check: ${f.check}`).join("\n");
+  const text = q.findings
+    .map(
+      (f) =>
+        `${f.message}${f.expected !== undefined ? `\n  expected: ${f.expected}` : ""}${f.actual !== undefined ? `\n  actual: ${f.actual}` : ""}\n  check: ${f.check}`,
+    )
+    .join("\n");
   const name = `${q.id} (${q.level}) ${q.text}${q.verdict === "warn" ? " [WARNING]" : ""}${q.known ? " [KNOWN FAILURE]" : ""}`;
   const props = `<properties><property name="idconform.verdict" value="${q.verdict}"/><property name="source" value="${xml(q.source)}"/></properties>`;
   let body = "";
-  if (q.verdict === "fail" && !q.known) body = `<failure message="${xml(q.findings[0]?.message ?? "not met")}" type="${q.level}">${xml(text)}</failure>`;
-  else if (q.verdict === "error") body = `<error message="${xml(q.findings[0]?.message ?? "could not decide")}">${xml(text)}</error>`;
+  if (q.verdict === "fail" && !q.known)
+    body = `<failure message="${xml(q.findings[0]?.message ?? "not met")}" type="${q.level}">${xml(text)}</failure>`;
+  else if (q.verdict === "error")
+    body = `<error message="${xml(q.findings[0]?.message ?? "could not decide")}">${xml(text)}</error>`;
   else if (q.verdict === "skip") body = `<skipped message="${xml(q.findings[0]?.message ?? "skipped")}"/>`;
-  else if (q.verdict === "warn" || q.known) body = `<system-out>${xml(`${q.verdict === "warn" ? "WARNING (SHOULD not met)" : `KNOWN FAILURE: ${q.known?.reason ?? ""}`}\n${text}`)}</system-out>`;
+  else if (q.verdict === "warn" || q.known)
+    body = `<system-out>${xml(`${q.verdict === "warn" ? "WARNING (SHOULD not met)" : `KNOWN FAILURE: ${q.known?.reason ?? ""}`}\n${text}`)}</system-out>`;
   return `    <testcase classname="${xml(q.suite)}" name="${xml(name)}" time="${seconds}">${props}${body}</testcase>`;
 }

@@ -10,22 +10,29 @@ export function mergeResults(parts: readonly Results[]): Results {
   if (!first) throw new HarnessError("IDC_USAGE", "report --merge needs at least one results.json");
   for (const p of parts) {
     if (p.run.profile.sha256 !== first.run.profile.sha256) {
-      throw new HarnessError("IDC_USAGE", `cannot merge runs of different profiles (${first.run.profile.file} and ${p.run.profile.file})`);
+      throw new HarnessError(
+        "IDC_USAGE",
+        `cannot merge runs of different profiles (${first.run.profile.file} and ${p.run.profile.file})`,
+      );
     }
-    if (p.run.strict !== first.run.strict) throw new HarnessError("IDC_USAGE", "cannot merge strict and non-strict runs");
+    if (p.run.strict !== first.run.strict)
+      throw new HarnessError("IDC_USAGE", "cannot merge strict and non-strict runs");
   }
   const catalog = new Map<string, CatalogEntry>();
   for (const p of parts) for (const c of catalogOf(p)) catalog.set(c.id, c);
   const uncovered = new Set(first.coverage.uncovered.map((u) => u.id));
   const checks = new Map<string, Results["checks"][number]>();
-  for (const p of parts) for (const c of p.checks) if (!checks.has(`${c.suite}/${c.check}`)) checks.set(`${c.suite}/${c.check}`, c);
+  for (const p of parts)
+    for (const c of p.checks)
+      if (!checks.has(`${c.suite}/${c.check}`)) checks.set(`${c.suite}/${c.check}`, c);
   const shards = parts.map((p) => p.run.shard).filter((s): s is string => s !== undefined);
   const reasons = new Set(parts.flatMap((p) => p.run.notCertifiable).filter((r) => !r.startsWith("shard ")));
   if (shards.length > 0) {
     const n = Number(shards[0]?.split("/")[1]);
     const have = new Set(shards.map((s) => Number(s.split("/")[0])));
     const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !have.has(i));
-    if (missing.length > 0) reasons.add(`shard(s) ${missing.map((m) => `${m}/${n}`).join(", ")} missing from the merge`);
+    if (missing.length > 0)
+      reasons.add(`shard(s) ${missing.map((m) => `${m}/${n}`).join(", ")} missing from the merge`);
   }
   const starts = parts.map((p) => Date.parse(p.run.startedAt));
   const ends = parts.map((p) => Date.parse(p.run.startedAt) + p.run.durationMs);
@@ -36,7 +43,10 @@ export function mergeResults(parts: readonly Results[]): Results {
     meta: {
       ...run,
       id: `${first.run.id.replace(/-[0-9a-f]{4}$/, "")}-merged`,
-      suites: dedupe(parts.flatMap((p) => p.run.suites), (s) => s.name),
+      suites: dedupe(
+        parts.flatMap((p) => p.run.suites),
+        (s) => s.name,
+      ),
       startedAt: new Date(start).toISOString(),
       durationMs: Math.max(...ends) - start,
       notCertifiable: [...reasons],

@@ -1,7 +1,14 @@
 import type { CheckResult, Finding } from "../engine/check.js";
 import type { KnownFailure } from "../engine/profile-schema.js";
 import type { Level } from "../engine/requirement.js";
-import { emptySummary, verdictFor, worst, type Outcome, type Summary, type Verdict } from "../engine/verdict.js";
+import {
+  emptySummary,
+  verdictFor,
+  worst,
+  type Outcome,
+  type Summary,
+  type Verdict,
+} from "../engine/verdict.js";
 
 export const RESULTS_SCHEMA_VERSION = "1.0";
 
@@ -25,7 +32,12 @@ export interface RunMeta {
   readonly id: string;
   readonly harness: { readonly name: string; readonly version: string };
   readonly profile: { readonly name: string; readonly file: string; readonly sha256: string };
-  readonly suites: readonly { readonly name: string; readonly title: string; readonly document: string; readonly target: string }[];
+  readonly suites: readonly {
+    readonly name: string;
+    readonly title: string;
+    readonly document: string;
+    readonly target: string;
+  }[];
   readonly seed: number;
   readonly strict: boolean;
   readonly grep: readonly string[];
@@ -39,7 +51,11 @@ export interface RunMeta {
 export interface Results {
   readonly schemaVersion: string;
   readonly run: RunMeta & { readonly certifiable: boolean };
-  readonly summary: Summary & { readonly total: number; readonly knownFailures: number; readonly staleKnownFailures: number };
+  readonly summary: Summary & {
+    readonly total: number;
+    readonly knownFailures: number;
+    readonly staleKnownFailures: number;
+  };
   readonly suites: readonly { readonly name: string; readonly summary: Summary }[];
   readonly requirements: readonly RequirementResult[];
   readonly coverage: {
@@ -48,7 +64,9 @@ export interface Results {
     /** Requirements whose checks were not run here (--grep, --shard, or an interrupt). */
     readonly notRun: readonly CatalogEntry[];
   };
-  readonly knownFailures: readonly (KnownFailure & { readonly status: "held" | "stale" | "undecided" | "not-run" })[];
+  readonly knownFailures: readonly (KnownFailure & {
+    readonly status: "held" | "stale" | "undecided" | "not-run";
+  })[];
   readonly checks: readonly CheckResult[];
   readonly outcome: { readonly exitCode: 0 | 1 | 3; readonly reason: string };
 }
@@ -65,7 +83,6 @@ export interface BuildInput {
 /** Turns check results into per-requirement verdicts, applying level, strict and the baseline. */
 export function buildResults(input: BuildInput): Results {
   const { meta, catalog, checks } = input;
-  const byId = new Map(catalog.map((r) => [r.id, r]));
   const decided = new Map<string, { check: string; outcome: Outcome }[]>();
   const findings = new Map<string, (Finding & { check: string })[]>();
   for (const c of checks) {
@@ -73,7 +90,8 @@ export function buildResults(input: BuildInput): Results {
       (decided.get(id) ?? decided.set(id, []).get(id)!).push({ check: c.check, outcome });
     }
     for (const f of c.findings) {
-      for (const id of f.requirements) (findings.get(id) ?? findings.set(id, []).get(id)!).push({ ...f, check: c.check });
+      for (const id of f.requirements)
+        (findings.get(id) ?? findings.set(id, []).get(id)!).push({ ...f, check: c.check });
     }
   }
   const known = new Map(input.knownFailures.map((k) => [k.id, k]));
@@ -98,13 +116,19 @@ export function buildResults(input: BuildInput): Results {
     const s = perSuite.get(r.suite) ?? perSuite.set(r.suite, emptySummary()).get(r.suite)!;
     s[r.verdict]++;
   }
-  const knownHeld = requirements.filter((r) => r.known && (r.verdict === "fail" || r.verdict === "warn")).length;
+  const knownHeld = requirements.filter(
+    (r) => r.known && (r.verdict === "fail" || r.verdict === "warn"),
+  ).length;
   const stale = requirements.filter((r) => r.known?.stale).length;
   const realFailures = requirements.filter((r) => r.verdict === "fail" && !r.known).length;
-  const exitCode: 0 | 1 | 3 = realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || meta.interrupted ? 3 : 0;
+  const exitCode: 0 | 1 | 3 =
+    realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || meta.interrupted ? 3 : 0;
   const reason =
     exitCode === 1
-      ? [realFailures > 0 ? `${realFailures} requirement(s) failed` : "", stale > 0 ? `${stale} known failure(s) now pass: remove them from knownFailures` : ""]
+      ? [
+          realFailures > 0 ? `${realFailures} requirement(s) failed` : "",
+          stale > 0 ? `${stale} known failure(s) now pass: remove them from knownFailures` : "",
+        ]
           .filter(Boolean)
           .join("; ")
       : exitCode === 3
@@ -125,7 +149,13 @@ export function buildResults(input: BuildInput): Results {
     },
     knownFailures: input.knownFailures.map((k) => {
       const r = requirements.find((x) => x.id === k.id);
-      const status = !r ? "not-run" : r.known?.stale ? "stale" : r.verdict === "fail" || r.verdict === "warn" ? "held" : "undecided";
+      const status = !r
+        ? "not-run"
+        : r.known?.stale
+          ? "stale"
+          : r.verdict === "fail" || r.verdict === "warn"
+            ? "held"
+            : "undecided";
       return { ...k, status };
     }),
     checks,
@@ -135,6 +165,12 @@ export function buildResults(input: BuildInput): Results {
 
 /** Catalog entries of every requirement a results file mentions, to rebuild from it (merge). */
 export function catalogOf(r: Results): CatalogEntry[] {
-  const strip = ({ id, suite, level, text, source }: CatalogEntry): CatalogEntry => ({ id, suite, level, text, source });
+  const strip = ({ id, suite, level, text, source }: CatalogEntry): CatalogEntry => ({
+    id,
+    suite,
+    level,
+    text,
+    source,
+  });
   return [...r.requirements.map(strip), ...r.coverage.notRun.map(strip), ...r.coverage.uncovered.map(strip)];
 }

@@ -25,7 +25,10 @@ export function readResults(path: string): Results {
   }
   const problems = resultsProblems(doc);
   if (problems.length > 0) {
-    throw new HarnessError("IDC_RESULTS_INVALID", `${path} does not match results.schema.json:\n  - ${problems.join("\n  - ")}`);
+    throw new HarnessError(
+      "IDC_RESULTS_INVALID",
+      `${path} does not match results.schema.json:\n  - ${problems.join("\n  - ")}`,
+    );
   }
   return doc as Results;
 }

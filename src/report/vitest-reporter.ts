@@ -32,9 +32,18 @@ export class CollectingReporter implements Reporter {
     this.results.push(result);
     this.done++;
     const verdict =
-      worst(Object.entries(result.requirements).map(([id, o]) => verdictFor(this.levels.get(id) ?? "MUST", o, this.strict))) ?? "error";
-    const counter = this.total === undefined ? `[${this.done}]` : `[${String(this.done).padStart(String(this.total).length)}/${this.total}]`;
-    this.print(`${counter} ${SYMBOL[verdict]} ${verdict.padEnd(5)} ${result.suite} ${result.check}: ${result.title} (${result.durationMs} ms)`);
+      worst(
+        Object.entries(result.requirements).map(([id, o]) =>
+          verdictFor(this.levels.get(id) ?? "MUST", o, this.strict),
+        ),
+      ) ?? "error";
+    const counter =
+      this.total === undefined
+        ? `[${this.done}]`
+        : `[${String(this.done).padStart(String(this.total).length)}/${this.total}]`;
+    this.print(
+      `${counter} ${SYMBOL[verdict]} ${verdict.padEnd(5)} ${result.suite} ${result.check}: ${result.title} (${result.durationMs} ms)`,
+    );
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
@@ -60,7 +69,15 @@ function synthesize(decl: CheckDeclaration, test: TestCase): CheckResult {
     title: test.name,
     section: decl.section,
     requirements: Object.fromEntries(decl.requirements.map((id) => [id, "errored" as const])),
-    findings: [{ requirements: decl.requirements, outcome: "errored", message, exchanges: [], code: "IDC_RUN_ABORTED" }],
+    findings: [
+      {
+        requirements: decl.requirements,
+        outcome: "errored",
+        message,
+        exchanges: [],
+        code: "IDC_RUN_ABORTED",
+      },
+    ],
     exchanges: [],
     notes: [],
     durationMs: test.diagnostic()?.duration ?? 0,

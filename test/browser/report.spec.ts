@@ -8,7 +8,9 @@ import { ROOT, fixtureProfile, runCli, tempDir, writeProfile } from "../helpers/
 let report = "";
 
 test.beforeAll(async () => {
-  const target = await startFixtureTarget({ faults: ["hello-not-json", "hello-cacheable", "docs-redirect-loop"] });
+  const target = await startFixtureTarget({
+    faults: ["hello-not-json", "hello-cacheable", "docs-redirect-loop"],
+  });
   try {
     const dir = tempDir();
     const profile = writeProfile(dir, fixtureProfile());
@@ -20,7 +22,9 @@ test.beforeAll(async () => {
   }
 });
 
-test("report.html opens from disk with no network, filters to failures and shows a finding's exchange", async ({ page }) => {
+test("report.html opens from disk with no network, filters to failures and shows a finding's exchange", async ({
+  page,
+}) => {
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(report).href);

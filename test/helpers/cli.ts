@@ -14,7 +14,10 @@ export interface CliResult {
 }
 
 /** Runs the idconform command as a user would; the child is killed if it outlives `timeoutMs`. */
-export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -48,11 +51,14 @@ export function writeProfile(dir: string, yaml: string, name = "profile.yaml"): 
 }
 
 /** The fixture profile pointed at a running target, with options merged in. */
-export function fixtureProfile(opts: { options?: string; extra?: string; knownFailures?: string } = {}): string {
+export function fixtureProfile(
+  opts: { options?: string; extra?: string; knownFailures?: string } = {},
+): string {
+  const insecure = opts.options?.includes("allowInsecureHttp") ? "" : "  allowInsecureHttp: true";
   return `name: test-fixture
 options:
   seed: 7
-  allowInsecureHttp: true
+${insecure}
 ${opts.options ?? ""}
 ${opts.knownFailures ?? ""}
 suites:
@@ -66,4 +72,50 @@ suites:
       tokenActive:
         path: /private/probe
 ${opts.extra ?? ""}`;
+}
+
+/** Starts the fixture target with `faults`, runs `idconform run` on a fixture profile, reads the results. */
+export async function runFixture(opts: {
+  faults?: string[];
+  options?: string;
+  knownFailures?: string;
+  args?: string[];
+  tls?: { key: string; cert: string };
+}): Promise<{
+  cli: CliResult;
+  dir: string;
+  results: import("../../src/report/results.js").Results | undefined;
+  token: string;
+}> {
+  const { startFixtureTarget } = await import("../fixture/target.js");
+  const { existsSync, readFileSync } = await import("node:fs");
+  const target = await startFixtureTarget({
+    faults: opts.faults ?? [],
+    ...(opts.tls ? { tls: opts.tls } : {}),
+  });
+  try {
+    const dir = tempDir();
+    const profile = writeProfile(
+      dir,
+      fixtureProfile({
+        ...(opts.options ? { options: opts.options } : {}),
+        ...(opts.knownFailures ? { knownFailures: opts.knownFailures } : {}),
+      }),
+    );
+    const cli = await runCli(["run", profile, "--out", join(dir, "out"), ...(opts.args ?? [])], {
+      env: target.env,
+    });
+    const file = join(dir, "out", "results.json");
+    const results = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+    return { cli, dir, results, token: target.token };
+  } finally {
+    await target.close();
+  }
+}
+
+/** requirement id -> verdict */
+export function verdicts(
+  r: { requirements: readonly { id: string; verdict: string }[] } | undefined,
+): Record<string, string> {
+  return Object.fromEntries((r?.requirements ?? []).map((q) => [q.id, q.verdict]));
 }

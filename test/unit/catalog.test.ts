@@ -12,7 +12,12 @@ describe("requirement catalogs (core issue §2, honesty rule 1)", () => {
 
   it("defineCatalog refuses duplicate and malformed ids", () => {
     const r = { level: "MUST" as const, source: "x", text: "t" };
-    expect(() => defineCatalog("s", [{ id: "A-B", ...r }, { id: "A-B", ...r }])).toThrow(/duplicate/);
+    expect(() =>
+      defineCatalog("s", [
+        { id: "A-B", ...r },
+        { id: "A-B", ...r },
+      ]),
+    ).toThrow(/duplicate/);
     expect(() => defineCatalog("s", [{ id: "lower-case", ...r }])).toThrow(/not of the form/);
   });
 
@@ -21,7 +26,9 @@ describe("requirement catalogs (core issue §2, honesty rule 1)", () => {
       const ids = new Set(s.catalog.requirements.map((r) => r.id));
 
       it("every check names only requirements of its own catalog, and check ids are unique", () => {
-        const unknown = s.checks.flatMap((c) => c.requirements.filter((id) => !ids.has(id)).map((id) => `${c.id} -> ${id}`));
+        const unknown = s.checks.flatMap((c) =>
+          c.requirements.filter((id) => !ids.has(id)).map((id) => `${c.id} -> ${id}`),
+        );
         expect(unknown).toEqual([]);
         const checkIds = s.checks.map((c) => c.id);
         expect(new Set(checkIds).size).toBe(checkIds.length);
@@ -34,15 +41,22 @@ describe("requirement catalogs (core issue §2, honesty rule 1)", () => {
         }
       });
 
-      it.runIf(targets.has(s.name))("every checked MUST requirement is broken by a fault of the reference target, or says why it cannot be", async () => {
-        const target = await loadTarget(s.name);
-        const broken = new Set(target.faults.flatMap((f) => f.breaks));
-        const checked = new Set(s.checks.flatMap((c) => c.requirements));
-        const orphans = s.catalog.requirements.filter((r) => r.level === "MUST" && checked.has(r.id) && !broken.has(r.id) && !r.untestable).map((r) => r.id);
-        expect(orphans).toEqual([]);
-        const unknown = target.faults.flatMap((f) => [...f.breaks, ...(f.undecidable ?? [])]).filter((id) => !ids.has(id));
-        expect(unknown).toEqual([]);
-      });
+      it.runIf(targets.has(s.name))(
+        "every checked MUST requirement is broken by a fault of the reference target, or says why it cannot be",
+        async () => {
+          const target = await loadTarget(s.name);
+          const broken = new Set(target.faults.flatMap((f) => f.breaks));
+          const checked = new Set(s.checks.flatMap((c) => c.requirements));
+          const orphans = s.catalog.requirements
+            .filter((r) => r.level === "MUST" && checked.has(r.id) && !broken.has(r.id) && !r.untestable)
+            .map((r) => r.id);
+          expect(orphans).toEqual([]);
+          const unknown = target.faults
+            .flatMap((f) => [...f.breaks, ...(f.undecidable ?? [])])
+            .filter((id) => !ids.has(id));
+          expect(unknown).toEqual([]);
+        },
+      );
     });
   }
 });

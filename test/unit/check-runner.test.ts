@@ -31,11 +31,16 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
       env,
     );
     expect(r.requirements).toEqual({ "U-A-ONE": "met", "U-A-TWO": "violated" });
-    expect(r.findings).toMatchObject([{ requirements: ["U-A-TWO"], outcome: "violated", expected: "200", actual: "500" }]);
+    expect(r.findings).toMatchObject([
+      { requirements: ["U-A-TWO"], outcome: "violated", expected: "200", actual: "500" },
+    ]);
   });
 
   it("a requirement the check never decided is an error, never a pass", async () => {
-    const r = await runCheck(defineCheck({ id: "unit.b", title: "t", requirements: ["U-B-ONE"], async run() {} }), env);
+    const r = await runCheck(
+      defineCheck({ id: "unit.b", title: "t", requirements: ["U-B-ONE"], async run() {} }),
+      env,
+    );
     expect(r.requirements["U-B-ONE"]).toBe("errored");
     expect(r.findings[0]?.message).toMatch(/without deciding/);
   });
@@ -58,11 +63,23 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
   });
 
   it("skips with the reason: an undeclared feature, a missing probe", async () => {
-    const feature = await runCheck(defineCheck({ id: "unit.d", title: "t", requirements: ["U-D-ONE"], feature: "absent", async run() {} }), env);
+    const feature = await runCheck(
+      defineCheck({ id: "unit.d", title: "t", requirements: ["U-D-ONE"], feature: "absent", async run() {} }),
+      env,
+    );
     expect(feature.requirements["U-D-ONE"]).toBe("skipped");
     expect(feature.findings[0]).toMatchObject({ skipKind: "not-declared" });
     expect(feature.findings[0]?.message).toContain("suites.unit.features.absent");
-    const probe = await runCheck(defineCheck({ id: "unit.e", title: "t", requirements: ["U-E-ONE"], probe: "revocation", async run() {} }), env);
+    const probe = await runCheck(
+      defineCheck({
+        id: "unit.e",
+        title: "t",
+        requirements: ["U-E-ONE"],
+        probe: "revocation",
+        async run() {},
+      }),
+      env,
+    );
     expect(probe.findings[0]).toMatchObject({ skipKind: "needs-probe" });
     expect(probe.findings[0]?.message).toMatch(/^needs probe/);
   });

@@ -11,8 +11,10 @@ const hanging = new Set<() => void>();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url === "/json") return void res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-    if (req.url === "/garbage") return void res.writeHead(200, { "content-type": "application/json" }).end("{not json");
+    if (req.url === "/json")
+      return void res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    if (req.url === "/garbage")
+      return void res.writeHead(200, { "content-type": "application/json" }).end("{not json");
     if (req.url === "/loop") return void res.writeHead(302, { location: "/loop" }).end();
     if (req.url === "/hop") return void res.writeHead(302, { location: "/json" }).end();
     if (req.url === "/flood") {

@@ -67,13 +67,18 @@ describe("profiles (core issue §5)", () => {
   it("refuses plain http unless allowInsecureHttp is set", () => {
     const e = errorOf(valid, { ...env, FIX_URL: "http://127.0.0.1:1/" });
     expect(e.message).toContain("suites.fixture.baseUrl: plain http is refused");
-    const ok = parseProfile(`${valid}options:\n  allowInsecureHttp: true\n`, "/tmp/p.yaml", suites, { ...env, FIX_URL: "http://127.0.0.1:1/" });
+    const ok = parseProfile(`${valid}options:\n  allowInsecureHttp: true\n`, "/tmp/p.yaml", suites, {
+      ...env,
+      FIX_URL: "http://127.0.0.1:1/",
+    });
     expect(ok.options.allowInsecureHttp).toBe(true);
   });
 
   it("rejects a known failure that names no requirement", () => {
     const e = errorOf(`${valid}knownFailures:\n  - id: FIX-HELLO-STATU\n    reason: flaky\n`);
-    expect(e.message).toContain('knownFailures[0].id: no requirement "FIX-HELLO-STATU" in any catalog; did you mean "FIX-HELLO-STATUS"?');
+    expect(e.message).toContain(
+      'knownFailures[0].id: no requirement "FIX-HELLO-STATU" in any catalog; did you mean "FIX-HELLO-STATUS"?',
+    );
   });
 
   it("reports YAML syntax errors and duplicate keys as such", () => {

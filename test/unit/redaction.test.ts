@@ -5,12 +5,18 @@ import { toCurl } from "../../src/http/curl.js";
 describe("redaction (design: honesty rule 6)", () => {
   it("replaces a registered secret wherever it occurs, with its placeholder", () => {
     const r = new Redactor([{ value: "s3cr3t-token-value", name: "SCIM_TOKEN" }]);
-    expect(r.text("echo: s3cr3t-token-value and again s3cr3t-token-value")).toBe("echo: ${SCIM_TOKEN} and again ${SCIM_TOKEN}");
+    expect(r.text("echo: s3cr3t-token-value and again s3cr3t-token-value")).toBe(
+      "echo: ${SCIM_TOKEN} and again ${SCIM_TOKEN}",
+    );
   });
 
   it("redacts Authorization and cookies but keeps the scheme, and learns the credential", () => {
     const r = new Redactor();
-    const h = r.headers({ Authorization: "Bearer abc.def.ghi", cookie: "sid=xyz123", accept: "application/json" });
+    const h = r.headers({
+      Authorization: "Bearer abc.def.ghi",
+      cookie: "sid=xyz123",
+      accept: "application/json",
+    });
     expect(h.Authorization).toBe("Bearer ${AUTHORIZATION_CREDENTIALS}");
     expect(h.cookie).toBe("${COOKIE}");
     expect(h.accept).toBe("application/json");
@@ -19,7 +25,10 @@ describe("redaction (design: honesty rule 6)", () => {
 
   it("redacts token members of JSON bodies and remembers them for later text", () => {
     const r = new Redactor();
-    const out = r.body(JSON.stringify({ access_token: "at-123456", token_type: "Bearer", refresh_token: "rt-654321" }), "application/json");
+    const out = r.body(
+      JSON.stringify({ access_token: "at-123456", token_type: "Bearer", refresh_token: "rt-654321" }),
+      "application/json",
+    );
     expect(out).not.toContain("at-123456");
     expect(out).not.toContain("rt-654321");
     expect(out).toContain('"token_type": "Bearer"');
@@ -36,14 +45,22 @@ describe("redaction (design: honesty rule 6)", () => {
 
   it("redacts client assertions and passwords in form bodies", () => {
     const r = new Redactor();
-    const out = r.body("grant_type=client_credentials&client_assertion=eyJhbGciOi.payload.sig&password=hunter22", "application/x-www-form-urlencoded");
+    const out = r.body(
+      "grant_type=client_credentials&client_assertion=eyJhbGciOi.payload.sig&password=hunter22",
+      "application/x-www-form-urlencoded",
+    );
     expect(out).not.toContain("eyJhbGciOi.payload.sig");
     expect(out).not.toContain("hunter22");
     expect(out).toContain("grant_type=client_credentials");
   });
 
   it("renders curl with secrets as shell variables and nothing else expandable", () => {
-    const cmd = toCurl({ method: "POST", url: "https://t.example/x?a=$(id)", headers: { authorization: "Bearer ${TOKEN}" }, body: '{"a":"`rm`"}' });
+    const cmd = toCurl({
+      method: "POST",
+      url: "https://t.example/x?a=$(id)",
+      headers: { authorization: "Bearer ${TOKEN}" },
+      body: '{"a":"`rm`"}',
+    });
     expect(cmd).toContain('-H "authorization: Bearer ${TOKEN}"');
     expect(cmd).toContain("\\$(id)");
     expect(cmd).toContain("\\`rm\\`");

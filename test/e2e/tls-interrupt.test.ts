@@ -1,0 +1,66 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startFixtureTarget } from "../fixture/target.js";
+import { ROOT, fixtureProfile, runFixture, tempDir, writeProfile } from "../helpers/cli.js";
+
+const tlsDir = join(ROOT, "test", "fixture", "tls");
+const tls = {
+  key: readFileSync(join(tlsDir, "server.key"), "utf8"),
+  cert: readFileSync(join(tlsDir, "server.pem"), "utf8"),
+};
+
+describe("TLS is verified, with an optional CA from the profile (core issue §4)", () => {
+  it("with the profile's CA an https target is checked, and the run is certifiable", async () => {
+    const { cli, results } = await runFixture({
+      tls,
+      options: `  allowInsecureHttp: false\n  tls:\n    caFile: ${join(tlsDir, "ca.pem")}`,
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(results?.run.certifiable).toBe(true);
+  });
+
+  it("without it, certificate verification fails and nothing is decided (error, exit 3)", async () => {
+    const { cli, results } = await runFixture({ tls, options: "  allowInsecureHttp: false" });
+    expect(cli.code).toBe(3);
+    const f = results?.requirements.find((r) => r.id === "FIX-HELLO-STATUS")?.findings[0];
+    expect(f?.code).toBe("IDC_HTTP_TLS");
+  });
+});
+
+describe("Ctrl-C keeps what finished (core issue: nothing lost)", () => {
+  it("an interrupted run still writes its report, marked interrupted, exit 3", async () => {
+    const target = await startFixtureTarget({ faults: ["hello-hang"] });
+    try {
+      const dir = tempDir();
+      const profile = writeProfile(dir, fixtureProfile({ options: "  timeouts:\n    requestMs: 30000" }));
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...target.env, NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stderr = "";
+      let sent = false;
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        // Interrupt once some checks have finished and the hanging one is still running.
+        if (!sent && /\[\d+\/\d+\]/.test(stderr)) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code, stderr).toBe(3);
+      const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
+      expect(results.run.interrupted).toBe(true);
+      expect(existsSync(join(dir, "out", "report.html"))).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+});
