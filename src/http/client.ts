@@ -101,11 +101,14 @@ export async function closeAgents(): Promise<void> {
  */
 export class RecordingClient {
   private readonly log: RawExchange[] = [];
+  private readonly agent: Agent;
 
   constructor(
     private readonly opts: ClientOptions,
     private readonly signal?: AbortSignal,
-  ) {}
+  ) {
+    this.agent = agentFor(opts);
+  }
 
   get count(): number {
     return this.log.length;
@@ -114,7 +117,7 @@ export class RecordingClient {
   async send(req: HttpRequest): Promise<HttpResponse> {
     let url = new URL(req.url);
     let method = (req.method ?? "GET").toUpperCase();
-    const headers: Record<string, string> = { ...(req.headers ?? {}) };
+    let headers: Record<string, string> = { ...req.headers };
     let body = req.body;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
@@ -126,9 +129,9 @@ export class RecordingClient {
     const seen = new Set<string>();
     for (let hop = 0; ; hop++) {
       const res = await this.once(url, method, headers, body, req);
+      if ((req.follow ?? 0) === 0 || res.status < 300 || res.status > 399) return res;
       const location = res.header("location");
-      if ((req.follow ?? 0) === 0 || res.status < 300 || res.status > 399 || location === undefined)
-        return res;
+      if (location === undefined) return res;
       seen.add(url.href);
       const next = new URL(location, url);
       if (hop + 1 > Math.min(req.follow ?? 0, this.opts.maxRedirects) || seen.has(next.href)) {
@@ -141,7 +144,8 @@ export class RecordingClient {
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
         method = "GET";
         body = undefined;
-        delete headers["content-type"];
+        const { "content-type": _dropped, ...rest } = headers;
+        headers = rest;
       }
     }
   }
@@ -166,7 +170,7 @@ export class RecordingClient {
       label: req.label,
       method,
       url: url.href,
-      reqHeaders: { ...headers },
+      reqHeaders: headers,
       reqBody: body,
       status: undefined,
       resHeaders: undefined,
@@ -178,19 +182,16 @@ export class RecordingClient {
       durationMs: 0,
     };
     this.log.push(raw);
-    const fail = (code: HarnessErrorCode, message: string, cause?: unknown): never => {
-      raw.error = { code, message };
-      raw.durationMs = Date.now() - raw.startedAt;
-      throw new HarnessError(code, `${method} ${url.origin}${url.pathname}: ${message}`, { cause });
-    };
     if (url.protocol === "http:" && !this.opts.allowInsecureHttp) {
-      fail(
+      failed(
+        raw,
+        url,
         "IDC_HTTP_INSECURE",
         "plain http refused; set options.allowInsecureHttp: true (the run is then not certifiable)",
       );
     }
     if (url.protocol !== "http:" && url.protocol !== "https:")
-      fail("IDC_HTTP_FAILED", `unsupported scheme ${url.protocol}`);
+      failed(raw, url, "IDC_HTTP_FAILED", `unsupported scheme ${url.protocol}`);
 
     const timeoutMs = req.timeoutMs ?? this.opts.requestTimeoutMs;
     const maxBytes = req.maxBytes ?? this.opts.maxResponseBytes;
@@ -203,62 +204,46 @@ export class RecordingClient {
         headers,
         body: body ?? null,
         signal,
-        dispatcher: agentFor(this.opts),
+        dispatcher: this.agent,
       });
     } catch (err) {
-      return fail(...classify(err, timeout, timeoutMs));
+      return failed(raw, url, ...classify(err, timeout, timeoutMs));
     }
     raw.status = res.statusCode;
     raw.resHeaders = flatten(res.headers);
     const declared = Number(raw.resHeaders["content-length"] ?? "NaN");
-    const chunks: Buffer[] = [];
+    let text: string;
     try {
       if (declared > maxBytes) {
         raw.truncated = true;
         res.body.destroy();
-        fail("IDC_HTTP_TOO_LARGE", `response declares ${declared} bytes, over the ${maxBytes}-byte cap`);
+        failed(
+          raw,
+          url,
+          "IDC_HTTP_TOO_LARGE",
+          `response declares ${declared} bytes, over the ${maxBytes}-byte cap`,
+        );
       }
-      for await (const chunk of res.body) {
-        const buf = chunk as Buffer;
-        raw.resBytes += buf.length;
-        if (raw.resBytes > maxBytes) {
-          raw.truncated = true;
-          chunks.push(buf.subarray(0, Math.max(0, buf.length - (raw.resBytes - maxBytes))));
-          res.body.destroy();
-          raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
-          fail("IDC_HTTP_TOO_LARGE", `response body passed the ${maxBytes}-byte cap; reading stopped`);
-        }
-        chunks.push(buf);
-      }
+      // A declared length within the cap is enforced by undici itself: read it in one go.
+      const read = Number.isFinite(declared)
+        ? await res.body.text()
+        : await readCapped(res.body, maxBytes, raw);
+      if (read === undefined)
+        return failed(
+          raw,
+          url,
+          "IDC_HTTP_TOO_LARGE",
+          `response body passed the ${maxBytes}-byte cap; reading stopped`,
+        );
+      text = read;
+      if (Number.isFinite(declared)) raw.resBytes = declared;
     } catch (err) {
       if (err instanceof HarnessError) throw err;
-      raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
-      return fail(...classify(err, timeout, timeoutMs));
+      return failed(raw, url, ...classify(err, timeout, timeoutMs));
     }
-    const text = Buffer.concat(chunks).toString("utf8");
     raw.resBody = text;
     raw.durationMs = Date.now() - raw.startedAt;
-    const resHeaders = raw.resHeaders;
-    let json: unknown;
-    let jsonError: string | undefined;
-    if (text.length === 0) jsonError = "empty body";
-    else {
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        jsonError = `not JSON: ${(e as Error).message}`;
-      }
-    }
-    return {
-      status: res.statusCode,
-      headers: resHeaders,
-      text,
-      bytes: raw.resBytes,
-      exchangeId: raw.id,
-      header: (name: string) => resHeaders[name.toLowerCase()],
-      json,
-      jsonError,
-    };
+    return new RecordedResponse(res.statusCode, raw.resHeaders, text, raw.resBytes, raw.id);
   }
 
   /** The recorded exchanges, redacted and capped, ready for a report. */
@@ -298,6 +283,78 @@ export class RecordingClient {
         curl: toCurl(request),
       };
     });
+  }
+}
+
+/**
+ * Reads a body of unknown length, stopping at the cap (then `undefined`); what was read
+ * stays in the evidence.
+ */
+async function readCapped(
+  body: Dispatcher.ResponseData["body"],
+  maxBytes: number,
+  raw: RawExchange,
+): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      raw.resBytes += buf.length;
+      if (raw.resBytes > maxBytes) {
+        raw.truncated = true;
+        chunks.push(buf.subarray(0, Math.max(0, buf.length - (raw.resBytes - maxBytes))));
+        body.destroy();
+        raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+        return undefined;
+      }
+      chunks.push(buf);
+    }
+  } catch (err) {
+    raw.resBody ??= Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+    throw err;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Records why an exchange ended without a complete response, and throws it as a harness error. */
+function failed(raw: RawExchange, url: URL, code: HarnessErrorCode, message: string, cause?: unknown): never {
+  raw.error = { code, message };
+  raw.durationMs = Date.now() - raw.startedAt;
+  throw new HarnessError(code, `${raw.method} ${url.origin}${url.pathname}: ${message}`, { cause });
+}
+
+/** A response as checks see it; the body is parsed as JSON on first use only. */
+class RecordedResponse implements HttpResponse {
+  private parsed: { json: unknown; jsonError: string | undefined } | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly text: string,
+    readonly bytes: number,
+    readonly exchangeId: number,
+  ) {}
+
+  header(name: string): string | undefined {
+    return this.headers[name.toLowerCase()];
+  }
+
+  get json(): unknown {
+    return this.parse().json;
+  }
+
+  get jsonError(): string | undefined {
+    return this.parse().jsonError;
+  }
+
+  private parse(): { json: unknown; jsonError: string | undefined } {
+    if (this.parsed) return this.parsed;
+    if (this.text.length === 0) return (this.parsed = { json: undefined, jsonError: "empty body" });
+    try {
+      return (this.parsed = { json: JSON.parse(this.text) as unknown, jsonError: undefined });
+    } catch (e) {
+      return (this.parsed = { json: undefined, jsonError: `not JSON: ${(e as Error).message}` });
+    }
   }
 }
 

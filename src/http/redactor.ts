@@ -32,6 +32,10 @@ const SECRET_MEMBERS = new Set([
   "token",
 ]);
 
+const SECRET_MEMBER_HINT = new RegExp(
+  `"(${[...SECRET_MEMBERS].map((m) => m.replace(/[-]/g, "\\-")).join("|")})"\\s*:`,
+);
+
 const PRIVATE_JWK_MEMBERS = new Set(["d", "p", "q", "dp", "dq", "qi", "oth"]);
 
 /** Shortest value registered for by-value replacement: shorter strings are too common to hunt. */
@@ -98,7 +102,11 @@ export class Redactor {
   /** Redacts a body by its media type; unknown types get by-value replacement only. */
   body(text: string, contentType: string | undefined): string {
     const ct = (contentType ?? "").toLowerCase();
-    if (ct.includes("json") || /^\s*[[{]/.test(text)) {
+    // Parse only a JSON body that names a secret member or holds a JWK; others need by-value replacement only.
+    if (
+      (ct.includes("json") || /^\s*[[{]/.test(text)) &&
+      (SECRET_MEMBER_HINT.test(text) || text.includes('"kty"'))
+    ) {
       try {
         const parsed: unknown = JSON.parse(text);
         return this.text(JSON.stringify(this.value(parsed), null, 2));

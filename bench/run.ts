@@ -1,0 +1,221 @@
+// `npm run bench`: the speed and size goals of the core issue, each printed beside its bound.
+// Timings come from repeated rounds on this machine (medians, or the fastest round for the
+// client micro-benchmark); nothing here runs in `npm test`.
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { request } from "undici";
+import { closeAgents, DEFAULT_CLIENT_OPTIONS, RecordingClient } from "../src/http/client.js";
+import { Redactor } from "../src/http/redactor.js";
+import { renderHtml } from "../src/report/html.js";
+import { buildResults, type CatalogEntry } from "../src/report/results.js";
+import type { CheckResult } from "../src/engine/check.js";
+import { startFixtureTarget } from "../test/fixture/target.js";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const rows: [string, string, string, boolean][] = [];
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function firstRequest(): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    let started = 0;
+    let first = 0;
+    const target = await startFixtureTarget({
+      faults: [],
+      onRequest: () => void (first ||= performance.now()),
+    });
+    const dir = mkdtempSync(join(tmpdir(), "idc-bench-"));
+    const profile = join(dir, "p.yaml");
+    writeFileSync(
+      profile,
+      `name: bench\noptions:\n  allowInsecureHttp: true\nsuites:\n  fixture:\n    baseUrl: \${IDC_DEMO_FIXTURE_URL}\n    token: \${IDC_DEMO_FIXTURE_TOKEN}\n`,
+    );
+    started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
+      {
+        env: { ...process.env, ...target.env },
+        stdio: "ignore",
+      },
+    );
+    await new Promise((r) => child.on("close", r));
+    await target.close();
+    samples.push(first - started);
+  }
+  return median(samples);
+}
+
+function syntheticResults(n: number) {
+  const catalog: CatalogEntry[] = [];
+  const checks: CheckResult[] = [];
+  const body = JSON.stringify({
+    items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `user-${i}`, active: true })),
+  });
+  for (let i = 0; i < n; i++) {
+    const id = `BENCH-REQ-${i}`;
+    catalog.push({
+      id,
+      suite: "bench",
+      level: i % 5 === 0 ? "SHOULD" : "MUST",
+      text: `requirement number ${i} of the bench catalog`,
+      source: "bench §1",
+    });
+    const violated = i % 10 === 0;
+    checks.push({
+      check: `bench.c${i}`,
+      suite: "bench",
+      title: `check ${i}`,
+      section: "§1",
+      requirements: { [id]: violated ? "violated" : "met" },
+      findings: violated
+        ? [
+            {
+              requirements: [id],
+              outcome: "violated",
+              message: "not met",
+              expected: "200",
+              actual: "500",
+              exchanges: [0, 1],
+            },
+          ]
+        : [],
+      exchanges: [0, 1].map((x) => ({
+        id: x,
+        request: {
+          method: "GET",
+          url: `https://target.example/Users?startIndex=${i}`,
+          headers: { accept: "application/json", authorization: "Bearer ${TOKEN}" },
+        },
+        response: {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body,
+          bodyBytes: body.length,
+        },
+        startedAt: new Date().toISOString(),
+        durationMs: 3,
+        curl: `curl -sS -i "https://target.example/Users?startIndex=${i}"`,
+      })),
+      notes: [],
+      durationMs: 5,
+    });
+  }
+  return buildResults({
+    meta: {
+      id: "bench",
+      harness: { name: "idconform", version: "bench" },
+      profile: { name: "bench", file: "bench.yaml", sha256: "0".repeat(64) },
+      suites: [{ name: "bench", title: "bench", document: "bench", target: "https://target.example" }],
+      seed: 1,
+      strict: false,
+      grep: [],
+      startedAt: new Date().toISOString(),
+      durationMs: 1000,
+      notCertifiable: [],
+      interrupted: false,
+    },
+    catalog,
+    covered: new Set(catalog.map((c) => c.id)),
+    checks,
+    knownFailures: [],
+  });
+}
+
+/** Median ratios to a bare undici request: recording only, and recording plus redacting the evidence. */
+async function clientOverhead(): Promise<{ recording: number; withEvidence: number; evidenceUs: number }> {
+  const payload = JSON.stringify({
+    id: "u1",
+    userName: "bjensen",
+    emails: [{ value: "b@example.com" }],
+    pad: "x".repeat(900),
+  });
+  const server = createServer((_q, s) =>
+    s.writeHead(200, { "content-type": "application/json" }).end(payload),
+  );
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/Users/u1`;
+  const N = 300;
+  const bare = async (): Promise<number> => {
+    const t = performance.now();
+    for (let i = 0; i < N; i++) {
+      const res = await request(url, { signal: AbortSignal.timeout(10_000) });
+      JSON.parse(await res.body.text());
+    }
+    return performance.now() - t;
+  };
+  const recorded = async (): Promise<[number, number]> => {
+    const t = performance.now();
+    const c = new RecordingClient({ ...DEFAULT_CLIENT_OPTIONS, allowInsecureHttp: true });
+    for (let i = 0; i < N; i++) void (await c.get(url)).json;
+    const sent = performance.now();
+    c.evidence(new Redactor([{ value: "some-secret-token", name: "TOKEN" }]));
+    return [sent - t, performance.now() - sent];
+  };
+  for (let i = 0; i < 3; i++) {
+    await bare();
+    await recorded();
+  }
+  // Interleaved rounds; the fastest round of each side is the least disturbed by the rest of the machine.
+  const bares: number[] = [];
+  const recs: number[] = [];
+  const evidence: number[] = [];
+  for (let round = 0; round < 31; round++) {
+    bares.push(await bare());
+    const [r, e] = await recorded();
+    recs.push(r);
+    evidence.push(e);
+  }
+  const b = Math.min(...bares);
+  const r = Math.min(...recs);
+  const e = Math.min(...evidence);
+  await closeAgents();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  return { recording: r / b, withEvidence: (r + e) / b, evidenceUs: (e * 1000) / N };
+}
+
+const fr = await firstRequest();
+rows.push(["idconform run: start to first request", `${fr.toFixed(0)} ms`, "< 2000 ms", fr < 2000]);
+
+const results = syntheticResults(5000);
+const times: number[] = [];
+let size = 0;
+for (let i = 0; i < 5; i++) {
+  const t = performance.now();
+  size = Buffer.byteLength(renderHtml(results));
+  times.push(performance.now() - t);
+}
+rows.push([
+  "report.html for 5,000 check results: render time",
+  `${median(times).toFixed(0)} ms`,
+  "< 2000 ms",
+  median(times) < 2000,
+]);
+rows.push([
+  "report.html for 5,000 check results: file size",
+  `${(size / 1024 / 1024).toFixed(2)} MB`,
+  "< 10 MB",
+  size < 10 * 1024 * 1024,
+]);
+
+const overhead = await clientOverhead();
+const pct = (r: number): string => `+${((r - 1) * 100).toFixed(1)} %`;
+rows.push([
+  "recording client vs bare undici on loopback",
+  pct(overhead.recording),
+  "< 10 %",
+  overhead.recording < 1.1,
+]);
+// Redaction runs once per exchange when a check ends, off the request path; shown, not bounded.
+rows.push(["  … counting evidence redaction as well", pct(overhead.withEvidence), "(info)", true]);
+rows.push(["  evidence redaction per exchange", `${overhead.evidenceUs.toFixed(1)} µs`, "(info)", true]);
+
+const w = Math.max(...rows.map((r) => r[0].length));
+for (const [name, value, bound, ok] of rows)
+  console.log(`${name.padEnd(w)}  ${value.padStart(10)}  ${bound.padEnd(10)}  ${ok ? "ok" : "OVER"}`);
+process.exitCode = rows.every((r) => r[3]) ? 0 : 1;
