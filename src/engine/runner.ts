@@ -9,6 +9,7 @@ import type { LoadedProfile } from "./profile.js";
 import type { SuiteManifest, SuiteSetup } from "./suite.js";
 import type { RunProvided } from "./run-context.js";
 import { matchesGrep, type Level } from "./requirement.js";
+import { startStopServer } from "./stop-signal.js";
 import { CollectingReporter } from "../report/vitest-reporter.js";
 import { buildResults, type CatalogEntry, type Results } from "../report/results.js";
 import { Redactor } from "../http/redactor.js";
@@ -100,12 +101,14 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     (l) => print(redactor.text(l)),
     req.shard ? undefined : selected,
   );
+  const stopServer = await startStopServer();
   let interrupted = false;
   let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
   const stop = (why: string): void => {
     if (interrupted) return;
     interrupted = true;
     print(`stopping: ${why}; the report keeps what finished`);
+    stopServer.trigger();
     void vitest?.cancelCurrentRun("keyboard-input");
   };
   const runTimer = setTimeout(
@@ -143,6 +146,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         maxRedirects: profile.options.maxRedirects,
       },
       checkTimeoutMs: profile.options.timeouts.checkMs,
+      stop: { port: stopServer.port, token: stopServer.token },
       secrets: profile.secrets,
       suites: provided,
     };
@@ -182,6 +186,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   } finally {
     clearTimeout(runTimer);
     await vitest?.close();
+    await stopServer.close();
     req.signal?.removeEventListener("abort", onAbort);
     for (const s of setups)
       await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));

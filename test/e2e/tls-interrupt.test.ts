@@ -30,12 +30,23 @@ describe("TLS is verified, with an optional CA from the profile (core issue §4)
 });
 
 describe("Ctrl-C keeps what finished (core issue: nothing lost)", () => {
-  it("an interrupted run still writes its report, marked interrupted, exit 3", async () => {
-    const target = await startFixtureTarget({ faults: ["hello-hang"] });
+  it("an interrupted run stops the check in flight, still writes its report, marked interrupted, exit 3", async () => {
+    let child: ReturnType<typeof spawn> | undefined;
+    let sent = false;
+    // Interrupt exactly when the target has received the request it will never answer.
+    const target = await startFixtureTarget({
+      faults: ["hello-hang"],
+      onRequest: (path) => {
+        if (path === "/hello" && !sent && child) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      },
+    });
     try {
       const dir = tempDir();
       const profile = writeProfile(dir, fixtureProfile({ options: "  timeouts:\n    requestMs: 30000" }));
-      const child = spawn(
+      child = spawn(
         process.execPath,
         [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
         {
@@ -45,19 +56,15 @@ describe("Ctrl-C keeps what finished (core issue: nothing lost)", () => {
         },
       );
       let stderr = "";
-      let sent = false;
-      child.stderr.on("data", (d: Buffer) => {
-        stderr += d.toString();
-        // Interrupt once some checks have finished and the hanging one is still running.
-        if (!sent && /\[\d+\/\d+\]/.test(stderr)) {
-          sent = true;
-          child.kill("SIGINT");
-        }
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child?.on("close", resolve));
+      expect(sent).toBe(true);
       expect(code, stderr).toBe(3);
       const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
       expect(results.run.interrupted).toBe(true);
+      // The check in flight was aborted, not left to run into its 30 s timeout.
+      const hello = results.requirements.find((r: { id: string }) => r.id === "FIX-HELLO-STATUS");
+      expect(hello.findings[0].message).toContain("aborted: the run or the check was stopped");
       expect(existsSync(join(dir, "out", "report.html"))).toBe(true);
     } finally {
       await target.close();
