@@ -1,6 +1,5 @@
 import { describe, inject, it } from "vitest";
 import { runCheck } from "./check-runner.js";
-import { stopSignal } from "./stop-signal.js";
 import { matchesGrep } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
 import type { CheckDeclaration } from "./run-context.js";

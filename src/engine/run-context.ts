@@ -9,8 +9,6 @@ export interface RunProvided {
   readonly grep: readonly string[];
   readonly client: ClientOptions;
   readonly checkTimeoutMs: number;
-  /** Loopback port and token of the runner's stop channel (see stop-signal.ts). */
-  readonly stop: { readonly port: number; readonly token: string };
   readonly secrets: readonly SecretEntry[];
   readonly suites: Record<
     string,

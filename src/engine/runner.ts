@@ -9,7 +9,6 @@ import type { LoadedProfile } from "./profile.js";
 import type { SuiteManifest, SuiteSetup } from "./suite.js";
 import type { RunProvided } from "./run-context.js";
 import { matchesGrep, type Level } from "./requirement.js";
-import { startStopServer } from "./stop-signal.js";
 import { CollectingReporter } from "../report/vitest-reporter.js";
 import { buildResults, type CatalogEntry, type Results } from "../report/results.js";
 import { Redactor } from "../http/redactor.js";
@@ -101,14 +100,13 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     (l) => print(redactor.text(l)),
     req.shard ? undefined : selected,
   );
-  const stopServer = await startStopServer();
   let interrupted = false;
   let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
   const stop = (why: string): void => {
     if (interrupted) return;
     interrupted = true;
     print(`stopping: ${why}; the report keeps what finished`);
-    stopServer.trigger();
+    // Cancelling aborts the test context signal, which every check passes to its HTTP calls.
     void vitest?.cancelCurrentRun("keyboard-input");
   };
   const runTimer = setTimeout(
@@ -146,7 +144,6 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         maxRedirects: profile.options.maxRedirects,
       },
       checkTimeoutMs: profile.options.timeouts.checkMs,
-      stop: { port: stopServer.port, token: stopServer.token },
       secrets: profile.secrets,
       suites: provided,
     };
@@ -186,7 +183,6 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   } finally {
     clearTimeout(runTimer);
     await vitest?.close();
-    await stopServer.close();
     req.signal?.removeEventListener("abort", onAbort);
     for (const s of setups)
       await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));
