@@ -8,7 +8,9 @@ export const yellow = (s: string): string => paint("33", s);
 export const green = (s: string): string => paint("32", s);
 export const bold = (s: string): string => paint("1", s);
 
-export const err = (line: string): void => void process.stderr.write(`${line}\n`);
+/** Target-sent text may hold terminal escape sequences: C0/C1 controls (but newline and tab) are shown as "?". */
+const CONTROLS = /[\u0000-\u0008\u000B-\u001A\u001C-\u001F\u007F-\u009F]|\u001B(?!\[[0-9;]*m)/g;
+export const err = (line: string): void => void process.stderr.write(`${line.replace(CONTROLS, "?")}\n`);
 
 /** The one summary a run ends with: counts, what failed and why, where the report is. */
 export function printSummary(r: Results, w: Written | undefined): void {
@@ -35,6 +37,8 @@ export function printSummary(r: Results, w: Written | undefined): void {
     );
   }
   if (notable.length > 30) err(`  … and ${notable.length - 30} more in the report`);
+  for (const c of r.cleanup)
+    for (const l of c.leftovers) err(yellow(`left on the target (${c.suite}): ${l}`));
   if (!r.run.certifiable) err(yellow(`not certifiable: ${r.run.notCertifiable.join("; ")}`));
   if (w) err(`report: ${w.html}\nresults: ${w.json}`);
   const line = `exit ${r.outcome.exitCode}: ${r.outcome.reason}`;

@@ -32,7 +32,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
   // The documents were redacted when written; nothing secret is known here, nothing new is added.
   const written = writeReports(results, dir, new Redactor());
   if (values.allure) buildAllureHtml(written);
-  printSummary(results, written);
+  printSummary(written.results, written);
   return results.outcome.exitCode;
 }
 

@@ -66,7 +66,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     });
     const dir = resolve(values.out ?? join("reports", results.run.id));
     const written = writeReports(results, dir, redactor);
-    printSummary(results, written);
+    printSummary(written.results, written);
     return results.outcome.exitCode;
   } finally {
     stop.dispose();
@@ -93,7 +93,9 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const demoable = locateSuites()
     .map((s) => s.name)
     .filter((n) => targets.has(n) && existsSync(join(ROOT, "profiles", "demo", `${n}.yaml`)));
-  const pick = values.suite ?? demoable;
+  // The engine's fixture stands in only until a protocol suite has a demo.
+  const real = demoable.filter((n) => n !== "fixture");
+  const pick = values.suite ?? (real.length > 0 ? real : demoable);
   for (const n of pick) {
     if (!demoable.includes(n))
       throw new HarnessError("IDC_SUITE_UNKNOWN", `no demo for suite "${n}"; demos: ${demoable.join(", ")}`);
@@ -121,7 +123,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
         const base = values.out ? resolve(values.out) : resolve("reports");
         const dir = pick.length === 1 && values.out ? base : join(base, results.run.id);
         const written = writeReports(results, dir, redactor);
-        printSummary(results, written);
+        printSummary(written.results, written);
         err(`open it: file://${resolve(written.html)}  (${relative(process.cwd(), written.html)})`);
         exit = Math.max(exit, results.outcome.exitCode);
       } finally {

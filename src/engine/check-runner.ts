@@ -144,6 +144,9 @@ export async function runCheck(
     } else {
       const code = err instanceof HarnessError ? err.code : "IDC_INTERNAL";
       const message = err instanceof Error ? err.message : String(err);
+      // What was met before the check broke off may still have had observations to come:
+      // only a violation stands; everything else could not be decided.
+      for (const id of def.requirements) if (outcomes.get(id) === "met") undecided.push(id);
       for (const id of undecided) outcomes.set(id, "errored");
       if (undecided.length > 0) {
         raw.push({

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { HarnessError } from "./errors.js";
 import { profileSchema, type KnownFailure, type RunOptions } from "./profile-schema.js";
 import type { SuiteManifest, SuiteProfileBase } from "./suite.js";
-import type { SecretEntry } from "../http/redactor.js";
+import { MIN_SECRET_LENGTH, type SecretEntry } from "../http/redactor.js";
 
 export interface LoadedProfile {
   readonly name: string;
@@ -86,12 +86,26 @@ export function parseProfile(
   }
   if (!options.allowInsecureHttp) {
     for (const [name, s] of Object.entries(present)) {
-      if (s.baseUrl.startsWith("http:")) {
+      if (new URL(s.baseUrl).protocol === "http:") {
         throw new HarnessError(
           "IDC_PROFILE_INVALID",
           `${basename(abs)} is not a valid profile:\n  - suites.${name}.baseUrl: plain http is refused; use https, or set options.allowInsecureHttp: true (the run is then not certifiable)`,
         );
       }
+    }
+  }
+  const dupes = p.knownFailures.map((k) => k.id).filter((id, i, all) => all.indexOf(id) !== i);
+  if (dupes.length > 0) {
+    throw new HarnessError(
+      "IDC_PROFILE_INVALID",
+      `${basename(abs)} is not a valid profile:\n  - knownFailures: ${dupes.join(", ")} listed more than once`,
+    );
+  }
+  for (const sec of secrets) {
+    if (sec.value.length > 0 && sec.value.length < MIN_SECRET_LENGTH) {
+      warnings.push(
+        `\${${sec.name}} is shorter than ${MIN_SECRET_LENGTH} characters: it is hidden where it is expected (headers, token members) but cannot be hunted in free text`,
+      );
     }
   }
   const known = new Set(suites.flatMap((s) => s.catalog.requirements.map((r) => r.id)));

@@ -5,7 +5,7 @@ import { createVitest } from "vitest/node";
 import { HarnessError } from "./errors.js";
 import { ROOT, locateSuites, suiteTestFiles } from "./discovery.js";
 import { HARNESS } from "./version.js";
-import type { LoadedProfile } from "./profile.js";
+import { suggest, type LoadedProfile } from "./profile.js";
 import type { SuiteManifest, SuiteSetup } from "./suite.js";
 import type { RunProvided } from "./run-context.js";
 import { matchesGrep, type Level } from "./requirement.js";
@@ -80,7 +80,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   if (profile.knownFailures.length > 0)
     notCertifiable.push(`${profile.knownFailures.length} known failure(s) are excused by the profile`);
 
-  const setups: SuiteSetup[] = [];
+  const setups: { suite: string; setup: SuiteSetup }[] = [];
   const levels = new Map<string, Level>();
   const catalog: CatalogEntry[] = [];
   const covered = new Set<string>();
@@ -90,6 +90,16 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       catalog.push({ id: r.id, suite: s.name, level: r.level, text: r.text, source: r.source });
     }
     for (const c of s.checks) for (const id of c.requirements) covered.add(id);
+  }
+  const allIds = chosen.flatMap((s) => s.catalog.requirements.map((r) => r.id));
+  if (
+    grep.length > 0 &&
+    !chosen.some((s) => s.checks.some((c) => c.requirements.some((id) => matchesGrep(id, grep))))
+  ) {
+    throw new HarnessError(
+      "IDC_USAGE",
+      `--grep ${grep.join(" ")} selects no check${suggest(grep[0] ?? "", allIds)}`,
+    );
   }
   const selected = chosen
     .flatMap((s) => s.checks)
@@ -115,12 +125,20 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   );
   const onAbort = (): void => stop("interrupted");
   req.signal?.addEventListener("abort", onAbort, { once: true });
+  const client = {
+    requestTimeoutMs: profile.options.timeouts.requestMs,
+    maxResponseBytes: profile.options.maxResponseBytes,
+    allowInsecureHttp: profile.options.allowInsecureHttp,
+    caFile: profile.options.tls.caFile,
+    maxRedirects: profile.options.maxRedirects,
+  };
+  const cleanup: { suite: string; leftovers: string[] }[] = [];
   try {
     const provided: RunProvided["suites"] = {};
     for (const s of chosen) {
       const section = profile.suites[s.name]!;
-      const setup = s.setup ? await s.setup(section, { runId, seed }) : {};
-      setups.push(setup);
+      const setup = s.setup ? await s.setup(section, { runId, seed, client }) : {};
+      setups.push({ suite: s.name, setup });
       provided[s.name] = {
         profile: section,
         features: section.features,
@@ -136,13 +154,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       runId,
       seed,
       grep,
-      client: {
-        requestTimeoutMs: profile.options.timeouts.requestMs,
-        maxResponseBytes: profile.options.maxResponseBytes,
-        allowInsecureHttp: profile.options.allowInsecureHttp,
-        caFile: profile.options.tls.caFile,
-        maxRedirects: profile.options.maxRedirects,
-      },
+      client,
       checkTimeoutMs: profile.options.timeouts.checkMs,
       secrets: profile.secrets,
       suites: provided,
@@ -168,7 +180,6 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         hookTimeout: profile.options.timeouts.checkMs,
         testTimeout: profile.options.timeouts.checkMs,
         ...(req.shard ? { shard: req.shard } : {}),
-        ...(process.env.IDC_VITEST_POOL ? { pool: process.env.IDC_VITEST_POOL } : {}),
       },
       { logLevel: "silent" },
       { stdout: devNull(), stderr: devNull() },
@@ -184,8 +195,18 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     clearTimeout(runTimer);
     await vitest?.close();
     req.signal?.removeEventListener("abort", onAbort);
-    for (const s of setups)
-      await s.teardown?.().catch((e: unknown) => print(`teardown failed: ${String(e)}`));
+    for (const { suite, setup } of setups) {
+      try {
+        const done = await setup.teardown?.();
+        if (done && done.leftovers.length > 0)
+          cleanup.push({ suite, leftovers: done.leftovers.map((l) => redactor.text(l)) });
+      } catch (e) {
+        cleanup.push({
+          suite,
+          leftovers: [redactor.text(`teardown failed: ${e instanceof Error ? e.message : String(e)}`)],
+        });
+      }
+    }
   }
   for (const e of reporter.harnessErrors) print(redactor.text(`harness error: ${e}`));
   if (reporter.harnessErrors.length > 0 && reporter.results.length === 0) {
@@ -222,6 +243,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     covered,
     checks: reporter.results,
     knownFailures: profile.knownFailures,
+    cleanup,
   });
   return { results, redactor };
 }

@@ -1,12 +1,21 @@
 import { z } from "zod";
 import type { Catalog } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
+import type { ClientOptions } from "../http/client.js";
 
 /** What a suite's setup may start in the harness process before its checks run. */
 export interface SuiteSetup {
   /** Serialisable values handed to every check (`ctx.provided`): mock URLs, control tokens. */
   readonly provide?: Record<string, unknown>;
-  readonly teardown?: () => Promise<void>;
+  /** Runs after the checks, also after a failure or an interrupt; returns what it could not clean up. */
+  readonly teardown?: () => Promise<void | { readonly leftovers: readonly string[] }>;
+}
+
+/** What a suite's setup knows of the run. */
+export interface SetupContext {
+  readonly runId: string;
+  readonly seed: number;
+  readonly client: ClientOptions;
 }
 
 /**
@@ -22,8 +31,7 @@ export interface SuiteManifest<P extends SuiteProfileBase = SuiteProfileBase> {
   readonly catalog: Catalog;
   readonly profileSchema: z.ZodType<P>;
   readonly checks: readonly CheckDefinition<P>[];
-  /** Test files, relative to the suite folder; default: every `*.test.ts` in it. */
-  readonly setup?: (profile: P, run: { runId: string; seed: number }) => Promise<SuiteSetup>;
+  readonly setup?: (profile: P, run: SetupContext) => Promise<SuiteSetup>;
 }
 
 export interface SuiteProfileBase {

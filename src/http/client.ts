@@ -140,6 +140,14 @@ export class RecordingClient {
           `gave up after ${hop + 1} redirect(s): ${seen.has(next.href) ? "loop back to " : "next would be "}${next.href}`,
         );
       }
+      if (next.origin !== url.origin) {
+        // Credentials are for the origin that was asked, never for where it redirects.
+        headers = Object.fromEntries(
+          Object.entries(headers).filter(
+            ([k]) => !["authorization", "cookie", "proxy-authorization"].includes(k.toLowerCase()),
+          ),
+        );
+      }
       url = next;
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
         method = "GET";
@@ -211,11 +219,15 @@ export class RecordingClient {
     }
     raw.status = res.statusCode;
     raw.resHeaders = flatten(res.headers);
-    const declared = Number(raw.resHeaders["content-length"] ?? "NaN");
+    // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6).
+    const bodiless =
+      method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
+    const declared = bodiless ? 0 : Number(raw.resHeaders["content-length"] ?? "NaN");
     let text: string;
     try {
       if (declared > maxBytes) {
         raw.truncated = true;
+        res.body.on("error", () => undefined);
         res.body.destroy();
         failed(
           raw,
@@ -225,9 +237,11 @@ export class RecordingClient {
         );
       }
       // A declared length within the cap is enforced by undici itself: read it in one go.
-      const read = Number.isFinite(declared)
-        ? await res.body.text()
-        : await readCapped(res.body, maxBytes, raw);
+      const read = bodiless
+        ? (await res.body.dump(), "")
+        : Number.isFinite(declared)
+          ? await res.body.text()
+          : await readCapped(res.body, maxBytes, raw);
       if (read === undefined)
         return failed(
           raw,
@@ -248,41 +262,44 @@ export class RecordingClient {
 
   /** The recorded exchanges, redacted and capped, ready for a report. */
   evidence(redactor: Redactor): Exchange[] {
-    return this.log.map((r) => {
-      const reqHeaders = redactor.headers(r.reqHeaders);
-      const reqBody =
-        r.reqBody === undefined ? undefined : redactor.body(cap(r.reqBody), r.reqHeaders["content-type"]);
-      const url = redactor.url(r.url);
-      const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders) : undefined;
-      const resBody =
-        r.resBody === undefined ? undefined : redactor.body(cap(r.resBody), r.resHeaders?.["content-type"]);
-      const request = {
-        method: r.method,
-        url,
-        headers: reqHeaders,
-        ...(reqBody !== undefined ? { body: reqBody } : {}),
-      };
-      return {
-        id: r.id,
-        ...(r.label !== undefined ? { label: r.label } : {}),
-        request,
-        ...(r.status !== undefined && resHeaders
-          ? {
-              response: {
-                status: r.status,
-                headers: resHeaders,
-                ...(resBody !== undefined ? { body: resBody } : {}),
-                bodyBytes: r.resBytes,
-              },
-            }
-          : {}),
-        ...(r.truncated ? { truncated: true } : {}),
-        ...(r.error ? { error: { code: r.error.code, message: redactor.text(r.error.message) } } : {}),
-        startedAt: new Date(r.startedAt).toISOString(),
-        durationMs: r.durationMs,
-        curl: toCurl(request),
-      };
-    });
+    // First pass: learn every secret of every exchange, so a token met in exchange 3 is also
+    // removed from exchange 1. Second pass: render. Bodies are redacted whole, then cut.
+    for (const r of this.log) this.render(r, redactor);
+    return this.log.map((r) => this.render(r, redactor));
+  }
+
+  private render(r: RawExchange, redactor: Redactor): Exchange {
+    const reqBody =
+      r.reqBody === undefined ? undefined : cap(redactor.body(r.reqBody, r.reqHeaders["content-type"]));
+    const request = {
+      method: r.method,
+      url: redactor.url(r.url),
+      headers: redactor.headers(r.reqHeaders),
+      ...(reqBody !== undefined ? { body: reqBody } : {}),
+    };
+    const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders) : undefined;
+    const resBody =
+      r.resBody === undefined ? undefined : cap(redactor.body(r.resBody, r.resHeaders?.["content-type"]));
+    return {
+      id: r.id,
+      ...(r.label !== undefined ? { label: r.label } : {}),
+      request,
+      ...(r.status !== undefined && resHeaders
+        ? {
+            response: {
+              status: r.status,
+              headers: resHeaders,
+              ...(resBody !== undefined ? { body: resBody } : {}),
+              bodyBytes: r.resBytes,
+            },
+          }
+        : {}),
+      ...(r.truncated ? { truncated: true } : {}),
+      ...(r.error ? { error: { code: r.error.code, message: redactor.text(r.error.message) } } : {}),
+      startedAt: new Date(r.startedAt).toISOString(),
+      durationMs: r.durationMs,
+      curl: toCurl(request, redactor.placeholders()),
+    };
   }
 }
 
@@ -303,6 +320,7 @@ async function readCapped(
       if (raw.resBytes > maxBytes) {
         raw.truncated = true;
         chunks.push(buf.subarray(0, Math.max(0, buf.length - (raw.resBytes - maxBytes))));
+        body.on("error", () => undefined);
         body.destroy();
         raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
         return undefined;

@@ -2,12 +2,11 @@
  * Renders an exchange's request as a curl command. Placeholders `${NAME}` left by the
  * redactor stay shell variables, so a reader exports the secret and replays the request.
  */
-export function toCurl(req: {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | undefined;
-}): string {
+export function toCurl(
+  req: { method: string; url: string; headers: Record<string, string>; body?: string | undefined },
+  placeholders: ReadonlySet<string> = new Set(),
+): string {
+  const quote = (s: string): string => quoteFor(s, placeholders);
   const parts = ["curl", "-sS", "-i"];
   if (req.method !== "GET" || req.body !== undefined) parts.push("-X", req.method);
   parts.push(quote(req.url));
@@ -19,8 +18,10 @@ export function toCurl(req: {
   return parts.join(" ");
 }
 
-/** Double-quotes for the shell, escaping everything but the redactor's `${NAME}` placeholders. */
-function quote(s: string): string {
-  const escaped = s.replace(/[\\"`$]/g, (c) => `\\${c}`).replace(/\\\$\{([A-Z0-9_]+)\}/g, "$${$1}");
+/** Double-quotes for the shell, escaping everything but the redactor's own `${NAME}` placeholders. */
+function quoteFor(s: string, placeholders: ReadonlySet<string>): string {
+  const escaped = s
+    .replace(/[\\"`$]/g, (c) => `\\${c}`)
+    .replace(/\\\$\{([A-Z0-9_]+)\}/g, (m, name: string) => (placeholders.has(name) ? `\${${name}}` : m));
   return `"${escaped}"`;
 }

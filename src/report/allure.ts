@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequirementResult, Results } from "./results.js";
 
@@ -25,15 +25,17 @@ const uuid = (s: string): string => {
 
 /** Writes allure-results/ from results.json, one Allure test result per requirement. */
 export function writeAllureResults(r: Results, dir: string): void {
+  // A re-render replaces the results; stale files would mix two runs in one Allure report.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const start = Date.parse(r.run.startedAt);
-  const checks = new Map(r.checks.map((c) => [c.check, c]));
+  const checks = new Map(r.checks.map((c) => [`${c.suite}/${c.check}`, c]));
   for (const q of r.requirements) {
     const id = uuid(`${r.run.id}/${q.id}`);
     const attachments: { name: string; source: string; type: string }[] = [];
     if (q.verdict !== "pass") {
       const exchanges = q.findings.flatMap((f) =>
-        (checks.get(f.check)?.exchanges ?? []).filter((e) => f.exchanges.includes(e.id)),
+        (checks.get(`${q.suite}/${f.check}`)?.exchanges ?? []).filter((e) => f.exchanges.includes(e.id)),
       );
       if (exchanges.length > 0) {
         const source = `${id}-evidence-attachment.json`;

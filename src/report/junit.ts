@@ -30,7 +30,6 @@ ${suites.join("\n")}
 }
 
 function testcase(q: RequirementResult): string {
-  const seconds = 0;
   const text = q.findings
     .map(
       (f) =>
@@ -39,13 +38,21 @@ function testcase(q: RequirementResult): string {
     .join("\n");
   const name = `${q.id} (${q.level}) ${q.text}${q.verdict === "warn" ? " [WARNING]" : ""}${q.known ? " [KNOWN FAILURE]" : ""}`;
   const props = `<properties><property name="idconform.verdict" value="${q.verdict}"/><property name="source" value="${xml(q.source)}"/></properties>`;
+  const main =
+    q.findings.find(
+      (f) =>
+        f.outcome === (q.verdict === "error" ? "errored" : q.verdict === "skip" ? "skipped" : "violated"),
+    ) ?? q.findings[0];
   let body = "";
-  if (q.verdict === "fail" && !q.known)
-    body = `<failure message="${xml(q.findings[0]?.message ?? "not met")}" type="${q.level}">${xml(text)}</failure>`;
-  else if (q.verdict === "error")
-    body = `<error message="${xml(q.findings[0]?.message ?? "could not decide")}">${xml(text)}</error>`;
-  else if (q.verdict === "skip") body = `<skipped message="${xml(q.findings[0]?.message ?? "skipped")}"/>`;
+  if ((q.verdict === "fail" && !q.known) || q.known?.stale) {
+    const message = q.known?.stale
+      ? "known failure now passes: remove it from knownFailures"
+      : (main?.message ?? "not met");
+    body = `<failure message="${xml(message)}" type="${q.known?.stale ? "stale-known-failure" : q.level}">${xml(text)}</failure>`;
+  } else if (q.verdict === "error")
+    body = `<error message="${xml(main?.message ?? "could not decide")}">${xml(text)}</error>`;
+  else if (q.verdict === "skip") body = `<skipped message="${xml(main?.message ?? "skipped")}"/>`;
   else if (q.verdict === "warn" || q.known)
     body = `<system-out>${xml(`${q.verdict === "warn" ? "WARNING (SHOULD not met)" : `KNOWN FAILURE: ${q.known?.reason ?? ""}`}\n${text}`)}</system-out>`;
-  return `    <testcase classname="${xml(q.suite)}" name="${xml(name)}" time="${seconds}">${props}${body}</testcase>`;
+  return `    <testcase classname="${xml(q.suite)}" name="${xml(name)}" time="0">${props}${body}</testcase>`;
 }

@@ -56,6 +56,7 @@ export function mergeResults(parts: readonly Results[]): Results {
     covered: new Set([...catalog.keys()].filter((id) => !uncovered.has(id))),
     checks: [...checks.values()],
     knownFailures: first.knownFailures.map(({ id, reason }) => ({ id, reason })),
+    cleanup: parts.flatMap((p) => p.cleanup),
   });
 }
 

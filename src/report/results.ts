@@ -68,6 +68,8 @@ export interface Results {
     readonly status: "held" | "stale" | "undecided" | "not-run";
   })[];
   readonly checks: readonly CheckResult[];
+  /** What a suite's clean-up could not remove from the target (test data left behind). */
+  readonly cleanup: readonly { readonly suite: string; readonly leftovers: readonly string[] }[];
   readonly outcome: { readonly exitCode: 0 | 1 | 3; readonly reason: string };
 }
 
@@ -78,6 +80,7 @@ export interface BuildInput {
   readonly covered: ReadonlySet<string>;
   readonly checks: readonly CheckResult[];
   readonly knownFailures: readonly KnownFailure[];
+  readonly cleanup?: Results["cleanup"];
 }
 
 /** Turns check results into per-requirement verdicts, applying level, strict and the baseline. */
@@ -104,7 +107,8 @@ export function buildResults(input: BuildInput): Results {
     requirements.push({
       ...r,
       verdict,
-      ...(k ? { known: { reason: k.reason, stale: verdict === "pass" } } : {}),
+      // Stale only when every observation met the rule: a violated MAY also reads "pass".
+      ...(k ? { known: { reason: k.reason, stale: d.every((x) => x.outcome === "met") } } : {}),
       checks: d,
       findings: findings.get(r.id) ?? [],
     });
@@ -137,9 +141,17 @@ export function buildResults(input: BuildInput): Results {
           : `${summary.error} requirement(s) could not be decided (error)`
         : "every selected MUST requirement passed";
   const run = new Set(requirements.map((r) => r.id));
+  // A certifier needs every selected requirement decided, in a run that finished.
+  const notCertifiable = [
+    ...meta.notCertifiable,
+    ...(meta.interrupted && !meta.notCertifiable.some((r) => r.includes("interrupted"))
+      ? ["the run was interrupted"]
+      : []),
+    ...(summary.error > 0 ? [`${summary.error} requirement(s) could not be decided (error)`] : []),
+  ];
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
-    run: { ...meta, certifiable: meta.notCertifiable.length === 0 },
+    run: { ...meta, notCertifiable, certifiable: notCertifiable.length === 0 },
     summary: { ...summary, total: requirements.length, knownFailures: knownHeld, staleKnownFailures: stale },
     suites: meta.suites.map((s) => ({ name: s.name, summary: perSuite.get(s.name) ?? emptySummary() })),
     requirements,
@@ -159,6 +171,7 @@ export function buildResults(input: BuildInput): Results {
       return { ...k, status };
     }),
     checks,
+    cleanup: input.cleanup ?? [],
     outcome: { exitCode, reason },
   };
 }

@@ -18,15 +18,20 @@ export interface Written {
  * Writes every output of a run. The results pass the redactor once more as a whole: a
  * secret that reached any text by an unforeseen path is still replaced before it lands.
  */
-export function writeReports(results: Results, dir: string, redactor: Redactor): Written {
+export function writeReports(
+  results: Results,
+  dir: string,
+  redactor: Redactor,
+): Written & { results: Results } {
   mkdirSync(dir, { recursive: true });
-  const clean = JSON.parse(redactor.text(JSON.stringify(results))) as Results;
-  const out: Written = {
+  const clean = redactor.deep(results);
+  const out = {
     dir,
     html: join(dir, "report.html"),
     json: join(dir, "results.json"),
     junit: join(dir, "junit.xml"),
     allure: join(dir, "allure-results"),
+    results: clean,
   };
   writeFileSync(out.json, `${JSON.stringify(clean, null, 2)}\n`);
   writeFileSync(out.html, renderHtml(clean));

@@ -8,7 +8,7 @@ import { fixtureProfile, runCli, runFixture, tempDir, verdicts, writeProfile } f
 describe("demo and report outputs (core issue §7)", () => {
   it("demo writes report.html, results.json (valid against its schema), junit.xml and allure-results", async () => {
     const out = join(tempDir(), "demo");
-    const res = await runCli(["demo", "--out", out]);
+    const res = await runCli(["demo", "--suite", "fixture", "--out", out]);
     expect(res.code, res.stderr).toBe(0);
     for (const f of ["report.html", "results.json", "junit.xml", "allure-results"])
       expect(existsSync(join(out, f)), f).toBe(true);

@@ -119,3 +119,32 @@ export function verdicts(
 ): Record<string, string> {
   return Object.fromEntries((r?.requirements ?? []).map((q) => [q.id, q.verdict]));
 }
+
+/** Starts a suite's reference target with `faults` and runs the suite's demo profile against it. */
+export async function runDemoProfile(
+  suite: string,
+  faults: string[],
+  args: string[] = [],
+): Promise<{
+  cli: CliResult;
+  results: import("../../src/report/results.js").Results | undefined;
+  dir: string;
+}> {
+  const { loadTarget } = await import("../../src/engine/discovery.js");
+  const { existsSync, readFileSync } = await import("node:fs");
+  const target = await (await loadTarget(suite)).start({ faults });
+  try {
+    const dir = tempDir();
+    const cli = await runCli(
+      ["run", join(ROOT, "profiles", "demo", `${suite}.yaml`), "--out", join(dir, "out"), ...args],
+      {
+        env: target.env,
+        timeoutMs: 120_000,
+      },
+    );
+    const file = join(dir, "out", "results.json");
+    return { cli, results: existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined, dir };
+  } finally {
+    await target.close();
+  }
+}

@@ -116,3 +116,21 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
     expect(r.findings[0]?.message).toMatch(/does not name/);
   });
 });
+
+describe("a check that breaks off (review of the core)", () => {
+  it("a requirement met before the check errored is an error, not a pass", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.h",
+        title: "t",
+        requirements: ["U-H-ONE"],
+        async run(c) {
+          c.check("U-H-ONE", true);
+          throw new Error("second observation timed out");
+        },
+      }),
+      env,
+    );
+    expect(r.requirements["U-H-ONE"]).toBe("errored");
+  });
+});

@@ -27,6 +27,27 @@ beforeAll(async () => {
       return pump();
     }
     if (req.url === "/hang") return void hanging.add(() => res.end());
+    if (req.url === "/echo-token")
+      return void res.writeHead(200, { "content-type": "text/plain" }).end("you sent tok-later-123 before");
+    if (req.url === "/big-jwks") {
+      const keys = Array.from({ length: 900 }, (_, i) => ({
+        kty: "EC",
+        crv: "P-256",
+        x: `x${i}`.padEnd(43, "x"),
+        y: `y${i}`.padEnd(43, "y"),
+        d: "PRIVATE-SCALAR",
+      }));
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys }));
+    }
+    if (req.url === "/cross")
+      return void res
+        .writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/who` })
+        .end();
+    if (req.url === "/who")
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
+    if (req.url === "/head-big") return void res.writeHead(200, { "content-length": "999999999" }).end();
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -96,5 +117,28 @@ describe("recording client (core issue §4)", () => {
     const port = (s.address() as AddressInfo).port;
     await new Promise((r) => s.close(r));
     expect(await code(client().get(`http://127.0.0.1:${port}/`))).toBe("IDC_HTTP_UNREACHABLE");
+  });
+});
+
+describe("recording client edge cases (review of the core)", () => {
+  it("redacts a secret met in a later exchange from an earlier one, and a private JWK in a body over the evidence cap", async () => {
+    const c = client();
+    await c.get(`${base}/echo-token`);
+    await c.get(`${base}/json`, { headers: { authorization: "Bearer tok-later-123" } });
+    await c.get(`${base}/big-jwks`);
+    const text = JSON.stringify(c.evidence(new Redactor()));
+    expect(text).not.toContain("tok-later-123");
+    expect(text).not.toContain("PRIVATE-SCALAR");
+  });
+
+  it("drops credentials when a followed redirect leaves the origin", async () => {
+    const c = client();
+    const res = await c.get(`${base}/cross`, { follow: 1, headers: { authorization: "Bearer x-cross-1" } });
+    expect(res.json).toEqual({ authorization: null });
+  });
+
+  it("reads no body for HEAD, whatever Content-Length declares", async () => {
+    const res = await client({ maxResponseBytes: 1024 }).send({ method: "HEAD", url: `${base}/head-big` });
+    expect(res.status).toBe(200);
   });
 });

@@ -8,7 +8,13 @@ const suites = await loadSuites();
 
 /** Every ${VAR} a profile reads gets a harmless value, so only the profile's shape is tested. */
 const env = new Proxy({} as Record<string, string>, {
-  get: (_t, k) => (String(k).endsWith("_URL") ? "http://127.0.0.1:9/" : "placeholder-value"),
+  get: (_t, k) => {
+    const name = String(k);
+    if (/_(URL|ISSUER)$/.test(name)) return "http://127.0.0.1:9/";
+    if (name.endsWith("CLIENT_KEY"))
+      return JSON.stringify({ kty: "EC", crv: "P-256", x: "x", y: "y", d: "d" });
+    return "placeholder-value";
+  },
 });
 
 describe("shipped profiles are valid (core issue §5)", () => {

@@ -55,14 +55,52 @@ describe("redaction (design: honesty rule 6)", () => {
   });
 
   it("renders curl with secrets as shell variables and nothing else expandable", () => {
-    const cmd = toCurl({
-      method: "POST",
-      url: "https://t.example/x?a=$(id)",
-      headers: { authorization: "Bearer ${TOKEN}" },
-      body: '{"a":"`rm`"}',
-    });
+    const cmd = toCurl(
+      {
+        method: "POST",
+        url: "https://t.example/x?a=$(id)&b=${HOME}",
+        headers: { authorization: "Bearer ${TOKEN}" },
+        body: '{"a":"`rm`"}',
+      },
+      new Set(["TOKEN"]),
+    );
+    expect(cmd).toContain("b=\\${HOME}");
     expect(cmd).toContain('-H "authorization: Bearer ${TOKEN}"');
     expect(cmd).toContain("\\$(id)");
     expect(cmd).toContain("\\`rm\\`");
+  });
+});
+
+describe("redaction edge cases (review of the core)", () => {
+  it("hides a short credential in a known place, whatever its length", () => {
+    const r = new Redactor();
+    expect(r.headers({ authorization: "Bearer abc", cookie: "a=1" })).toEqual({
+      authorization: "Bearer ${AUTHORIZATION_CREDENTIALS}",
+      cookie: "${COOKIE}",
+    });
+  });
+
+  it("finds a secret URL-encoded in a form body or a query, and JSON-escaped in a body", () => {
+    const r = new Redactor([{ value: 's3cr3t+/="x', name: "S" }]);
+    expect(
+      r.body(`client_secret=${encodeURIComponent('s3cr3t+/="x')}&a=b`, "application/x-www-form-urlencoded"),
+    ).toBe("client_secret=${S}&a=b");
+    expect(r.url(`https://t.example/cb?x=${encodeURIComponent('s3cr3t+/="x')}#access_token=abc`)).toBe(
+      "https://t.example/cb?x=${S}#access_token=${ACCESS_TOKEN}",
+    );
+    expect(r.text(JSON.stringify({ echoed: 's3cr3t+/="x' }))).toBe('{"echoed":"${S}"}');
+  });
+
+  it("deep() redacts string values only, so a numeric-looking secret cannot break the document", () => {
+    const r = new Redactor([
+      { value: "1234", name: "PIN" },
+      { value: "pass", name: "P" },
+    ]);
+    expect(r.deep({ verdict: "pass", n: 1234, note: "pin 1234", list: ["pass"] })).toEqual({
+      verdict: "${P}",
+      n: 1234,
+      note: "pin ${PIN}",
+      list: ["${P}"],
+    });
   });
 });
