@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -38,9 +38,17 @@ export function runCli(
   });
 }
 
+const made: string[] = [];
+// Temporary folders go when the test worker ends; keep them with IDC_KEEP_TMP=1 to look inside.
+process.once("exit", () => {
+  if (!process.env.IDC_KEEP_TMP) for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder for one test's profiles and reports. */
 export function tempDir(prefix = "idc-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** Writes a profile into `dir` and returns its path. */
