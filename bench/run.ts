@@ -14,6 +14,7 @@ import { renderHtml } from "../src/report/html.js";
 import { buildResults, type CatalogEntry } from "../src/report/results.js";
 import type { CheckResult } from "../src/engine/check.js";
 import { startFixtureTarget } from "../test/fixture/target.js";
+import { loadTarget, locateTargets } from "../src/engine/discovery.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const rows: [string, string, string, boolean][] = [];
@@ -214,6 +215,47 @@ rows.push([
 // Redaction runs once per exchange when a check ends, off the request path; shown, not bounded.
 rows.push(["  … counting evidence redaction as well", pct(overhead.withEvidence), "(info)", true]);
 rows.push(["  evidence redaction per exchange", `${overhead.evidenceUs.toFixed(1)} µs`, "(info)", true]);
+
+/** A whole suite against its local reference target, property and model runs at their default counts. */
+async function suiteRun(suite: string): Promise<number | undefined> {
+  const located = locateTargets().find((t) => t.name === suite);
+  if (!located) return undefined;
+  const target = await (await loadTarget(suite)).start({ faults: [] });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "idc-bench-"));
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, "bin", "idconform.js"),
+        "run",
+        join(ROOT, "profiles", "demo", `${suite}.yaml`),
+        "--out",
+        join(dir, "out"),
+      ],
+      {
+        env: { ...process.env, ...target.env },
+        stdio: "ignore",
+      },
+    );
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    if (code !== 0) throw new Error(`the ${suite} suite run against its clean target exited ${code}`);
+    return performance.now() - started;
+  } finally {
+    await target.close();
+  }
+}
+
+for (const [suite, bound] of [["scim", 10_000]] as const) {
+  const ms = await suiteRun(suite);
+  if (ms !== undefined)
+    rows.push([
+      `${suite} suite against its reference target (whole run)`,
+      `${(ms / 1000).toFixed(1)} s`,
+      `< ${bound / 1000} s`,
+      ms < bound,
+    ]);
+}
 
 const w = Math.max(...rows.map((r) => r[0].length));
 for (const [name, value, bound, ok] of rows)

@@ -1,0 +1,271 @@
+import { randomUUID } from "node:crypto";
+import type { JWK } from "jose";
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { breakSignature, signAssertion } from "../../../mocks/identity-service/assertion.js";
+import type { ScimProfile } from "../profile.js";
+import { isOAuth, ScimClient } from "../scim-client.js";
+
+const STATIC =
+  "not exercised: the profile gives a static bearer token (suites.scim.auth.bearerToken), not OAuth with RFC 7523";
+
+function oauthOnly(c: CheckContext<ScimProfile>): void {
+  if (!isOAuth(c.profile)) c.skip(STATIC, "not-declared");
+}
+
+/** One request per endpoint family of Users and Groups, with the id of nothing. */
+const FAMILIES: readonly [string, string, unknown?][] = [
+  ["GET", "/Users"],
+  ["POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "never-created" }],
+  ["GET", "/Users/00000000-0000-4000-8000-000000000000"],
+  [
+    "PATCH",
+    "/Users/00000000-0000-4000-8000-000000000000",
+    { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [] },
+  ],
+  ["DELETE", "/Users/00000000-0000-4000-8000-000000000000"],
+  ["GET", "/Groups"],
+  [
+    "POST",
+    "/Group",
+    { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "never-created" },
+  ],
+];
+
+const refused = (res: HttpResponse): boolean =>
+  (res.status === 400 || res.status === 401) &&
+  (res.json as { access_token?: unknown } | undefined)?.access_token === undefined;
+
+export const authChecks = [
+  defineCheck<ScimProfile>({
+    id: "scim.auth-required",
+    title:
+      "every Users and Groups endpoint refuses a request without a token, and one with a bad token (401)",
+    requirements: ["SCIM-AUTH-NO-TOKEN", "SCIM-AUTH-BAD-TOKEN"],
+    async run(c) {
+      const s = new ScimClient(c);
+      const bogus = `idc-not-a-token-${randomUUID()}`;
+      for (const [method, path, body] of FAMILIES) {
+        const none = await s.call(method, path, {
+          token: null,
+          ...(body ? { body } : {}),
+          label: `${method} ${path} without token`,
+          retry429: false,
+        });
+        c.check("SCIM-AUTH-NO-TOKEN", none.status === 401, {
+          expected: `401 for ${method} ${path}`,
+          actual: String(none.status),
+          res: none,
+        });
+        const bad = await s.call(method, path, {
+          token: bogus,
+          ...(body ? { body } : {}),
+          label: `${method} ${path} with a bad token`,
+          retry429: false,
+        });
+        c.check("SCIM-AUTH-BAD-TOKEN", bad.status === 401, {
+          expected: `401 for ${method} ${path}`,
+          actual: String(bad.status),
+          res: bad,
+        });
+      }
+    },
+  }),
+  defineCheck<ScimProfile>({
+    id: "scim.auth-scope",
+    title: "a token without the scim scope is refused (401 or 403)",
+    requirements: ["SCIM-AUTH-SCOPE"],
+    async run(c) {
+      const s = new ScimClient(c);
+      let token: string;
+      if (isOAuth(c.profile)) {
+        const other = c.profile.auth.otherScope;
+        const res = await s.requestToken({ scope: other, label: `token request for scope ${other}` });
+        const body = res.json as { access_token?: unknown; scope?: unknown } | undefined;
+        if (res.status !== 200 || typeof body?.access_token !== "string") {
+          return c.skip(
+            `the authorization server gave no token for scope "${other}" (${res.status}); set suites.scim.auth.otherScope to a scope it grants`,
+            "dependency",
+          );
+        }
+        if (typeof body.scope === "string" && body.scope.split(" ").includes("scim")) {
+          return c.skip(
+            `the token issued for scope "${other}" carries scim anyway (scope "${body.scope}"): nothing to observe`,
+            "other",
+          );
+        }
+        token = body.access_token;
+        c.secret(token, "OTHER_SCOPE_TOKEN");
+      } else {
+        if (!c.profile.auth.noScopeToken)
+          return c.skip(
+            "needs suites.scim.auth.noScopeToken: a static token without the scim scope",
+            "not-declared",
+          );
+        token = c.profile.auth.noScopeToken;
+      }
+      for (const path of ["/Users", "/Groups"]) {
+        const res = await s.call("GET", path, {
+          token,
+          label: `GET ${path} without scim scope`,
+          retry429: false,
+        });
+        c.check("SCIM-AUTH-SCOPE", res.status === 401 || res.status === 403, {
+          expected: "401 or 403",
+          actual: String(res.status),
+          res,
+        });
+      }
+    },
+  }),
+  defineCheck<ScimProfile>({
+    id: "scim.auth-jwt-client",
+    title: "an RFC 7523 client assertion gets a token with the scim scope only, finite lifetime, that works",
+    requirements: ["SCIM-AUTH-JWT-CLIENT", "SCIM-AUTH-TOKEN-EXPIRES", "SCIM-AUTH-SCOPE-ONLY"],
+    async run(c) {
+      oauthOnly(c);
+      const s = new ScimClient(c);
+      const res = await s.requestToken({ label: "token request (scope scim)" });
+      const body = res.json as
+        { access_token?: unknown; token_type?: unknown; expires_in?: unknown } | undefined;
+      c.require(
+        "SCIM-AUTH-JWT-CLIENT",
+        res.status === 200 &&
+          typeof body?.access_token === "string" &&
+          /^bearer$/i.test(String(body.token_type)),
+        {
+          expected: "200 with access_token and token_type Bearer",
+          actual: `${res.status} ${res.text.slice(0, 300)}`,
+        },
+      );
+      const token = String(body?.access_token);
+      c.secret(token, "ACCESS_TOKEN");
+      c.check(
+        "SCIM-AUTH-TOKEN-EXPIRES",
+        typeof body?.expires_in === "number" && body.expires_in > 0 && Number.isFinite(body.expires_in),
+        {
+          expected: "expires_in, a positive number of seconds",
+          actual: JSON.stringify(body?.expires_in ?? null),
+        },
+      );
+      const use = await s.call("GET", "/Users?count=1", { token, label: "use the token" });
+      c.check("SCIM-AUTH-JWT-CLIENT", use.status === 200, {
+        expected: "200 on GET /Users with the token",
+        actual: String(use.status),
+        res: use,
+      });
+      const broad = await s.requestToken({
+        scope: "scim admin",
+        label: "token request asking for more than scim",
+      });
+      const b = broad.json as { access_token?: unknown; scope?: unknown; error?: unknown } | undefined;
+      if (typeof b?.access_token === "string") c.secret(b.access_token, "ACCESS_TOKEN");
+      const granted =
+        broad.status === 200
+          ? typeof b?.scope === "string"
+            ? b.scope
+            : "scim admin (no scope member: as requested, RFC 6749 §5.1)"
+          : undefined;
+      c.check(
+        "SCIM-AUTH-SCOPE-ONLY",
+        broad.status === 200 ? granted === "scim" : broad.status === 400 && b?.error === "invalid_scope",
+        {
+          expected: 'scope "scim" only, or 400 invalid_scope',
+          actual:
+            broad.status === 200
+              ? `granted ${granted}`
+              : `${broad.status} ${JSON.stringify(b?.error ?? null)}`,
+          res: broad,
+        },
+      );
+    },
+  }),
+  defineCheck<ScimProfile>({
+    id: "scim.auth-as-metadata",
+    title: "the authorization server publishes RFC 8414 metadata naming its token endpoint",
+    requirements: ["SCIM-AUTH-AS-METADATA"],
+    async run(c) {
+      oauthOnly(c);
+      const a = c.profile.auth;
+      if (!a.issuer)
+        return c.skip(
+          "the profile gives tokenEndpoint and no issuer: no metadata to look up (suites.scim.auth.issuer)",
+          "not-declared",
+        );
+      const issuer = new URL(a.issuer);
+      const path = issuer.pathname === "/" ? "" : issuer.pathname.replace(/\/$/, "");
+      const md = await c.http.get(`${issuer.origin}/.well-known/oauth-authorization-server${path}`, {
+        label: "AS metadata",
+      });
+      const doc = md.json as { token_endpoint?: unknown; issuer?: unknown } | undefined;
+      const issuerOk = doc?.issuer === a.issuer || doc?.issuer === a.issuer.replace(/\/$/, "");
+      c.check(
+        "SCIM-AUTH-AS-METADATA",
+        md.status === 200 && typeof doc?.token_endpoint === "string" && issuerOk,
+        {
+          expected: "200 with token_endpoint, and issuer equal to the profile's issuer (RFC 8414 §3.3)",
+          actual: `${md.status} ${md.jsonError ?? `issuer: ${JSON.stringify(doc?.issuer)}, token_endpoint: ${JSON.stringify(doc?.token_endpoint)}`}`,
+        },
+      );
+    },
+  }),
+  defineCheck<ScimProfile>({
+    id: "scim.auth-assertion-rules",
+    title:
+      "the token endpoint refuses an assertion with a wrong aud, a bad signature, an expired one, and a replayed jti",
+    requirements: [
+      "SCIM-AUTH-ASSERTION-AUD",
+      "SCIM-AUTH-ASSERTION-SIG",
+      "SCIM-AUTH-ASSERTION-EXP",
+      "SCIM-AUTH-ASSERTION-REPLAY",
+    ],
+    async run(c) {
+      oauthOnly(c);
+      const s = new ScimClient(c);
+      const a = c.profile.auth;
+      const endpoint = await s.tokenEndpoint();
+      const jwk = JSON.parse(a.clientKey ?? "{}") as JWK;
+      const sign = (claims: Record<string, unknown>, jti?: string): Promise<string> =>
+        signAssertion(jwk, {
+          clientId: a.clientId ?? "",
+          audience: endpoint,
+          claims,
+          ...(jti ? { jti } : {}),
+        });
+      const detail = (res: HttpResponse) => ({
+        expected: "400 or 401 with no access_token (invalid_client)",
+        actual: `${res.status} ${res.text.slice(0, 200)}`,
+        res,
+      });
+
+      const aud = await s.requestToken({
+        assertion: await sign({ aud: "https://not-the-token-endpoint.invalid/token" }),
+        label: "assertion with a wrong aud",
+      });
+      c.check("SCIM-AUTH-ASSERTION-AUD", refused(aud), detail(aud));
+      const sig = await s.requestToken({
+        assertion: breakSignature(await sign({})),
+        label: "assertion with a bad signature",
+      });
+      c.check("SCIM-AUTH-ASSERTION-SIG", refused(sig), detail(sig));
+      const now = Math.floor(Date.now() / 1000);
+      const exp = await s.requestToken({
+        assertion: await sign({ iat: now - 900, exp: now - 600 }),
+        label: "expired assertion",
+      });
+      c.check("SCIM-AUTH-ASSERTION-EXP", refused(exp), detail(exp));
+
+      const once = await sign({}, `idc-replay-${randomUUID()}`);
+      const first = await s.requestToken({ assertion: once, label: "assertion, first use" });
+      if (first.status !== 200)
+        return c.skip(
+          `a valid assertion was refused (${first.status}): see SCIM-AUTH-JWT-CLIENT`,
+          "dependency",
+        );
+      const t = (first.json as { access_token?: unknown } | undefined)?.access_token;
+      if (typeof t === "string") c.secret(t, "ACCESS_TOKEN");
+      const again = await s.requestToken({ assertion: once, label: "the same assertion again" });
+      c.check("SCIM-AUTH-ASSERTION-REPLAY", refused(again), detail(again));
+    },
+  }),
+];

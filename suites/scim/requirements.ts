@@ -1,0 +1,304 @@
+import { defineCatalog } from "../../src/engine/requirement.js";
+
+const C = "specs/002 area C";
+const PUB = "public: IPSIE SCIM AL1 / RFC 7644 (public-spec-facts §5)";
+
+/**
+ * The SCIM provisioning profile (specs/002 area C) and the SCIM base rules it relies on
+ * (public-spec-facts §5). Sources name the section; public facts say so.
+ */
+export const catalog = defineCatalog("scim", [
+  // Discovery
+  {
+    id: "SCIM-SPC-AVAILABLE",
+    level: "MUST",
+    source: `${C} Endpoints (GET /ServiceProviderConfig)`,
+    text: "GET /ServiceProviderConfig answers 200 with the ServiceProviderConfig schema",
+  },
+  {
+    id: "SCIM-SPC-CAPABILITIES",
+    level: "MUST",
+    source: `${C} Endpoints (ServiceProviderConfig lists the capabilities the profile needs)`,
+    text: "ServiceProviderConfig lists patch and filter as supported (the profile's operations need both)",
+  },
+  {
+    id: "SCIM-SPC-PAGINATION",
+    level: "MAY",
+    source: `${PUB}: RFC 9865 pagination object`,
+    text: "ServiceProviderConfig describes its pagination methods (index, cursor)",
+  },
+  {
+    id: "SCIM-RT-USERS-GROUPS",
+    level: "MUST",
+    source: `${C} Endpoints (GET /ResourceTypes MUST include Users and Groups)`,
+    text: "GET /ResourceTypes includes the User and the Group resource types",
+  },
+  {
+    id: "SCIM-SCHEMAS-AVAILABLE",
+    level: "SHOULD",
+    source: `${C} (implements RFC 7644); RFC 7644 §4`,
+    text: "GET /Schemas answers the User and Group schemas",
+  },
+  {
+    id: "SCIM-MEDIA-TYPE",
+    level: "SHOULD",
+    source: `${PUB}: media type application/scim+json`,
+    text: "SCIM responses carry Content-Type application/scim+json",
+  },
+
+  // Authentication (area C Authentication 1-6)
+  {
+    id: "SCIM-AUTH-NO-TOKEN",
+    level: "MUST",
+    source: `${C} Endpoints ("all SCIM operations are authenticated and authorized with OAuth 2.0")`,
+    text: "every endpoint family refuses a request without an access token (401)",
+  },
+  {
+    id: "SCIM-AUTH-BAD-TOKEN",
+    level: "MUST",
+    source: `${C} Authentication 2`,
+    text: "every endpoint family refuses a malformed or unknown bearer token (401)",
+  },
+  {
+    id: "SCIM-AUTH-SCOPE",
+    level: "MUST",
+    source: `${C} Authentication 4`,
+    text: "a token without the scim scope is refused (401 or 403)",
+  },
+  {
+    id: "SCIM-AUTH-JWT-CLIENT",
+    level: "MUST",
+    source: `${C} Authentication 1-2 (RFC 7523)`,
+    text: "a signed JWT client assertion is exchanged for an access token that works on SCIM requests",
+  },
+  {
+    id: "SCIM-AUTH-SCOPE-ONLY",
+    level: "MUST",
+    source: `${C} Authentication 4`,
+    text: "the access token carries the scim scope and nothing broader, even when more is asked",
+  },
+  {
+    id: "SCIM-AUTH-TOKEN-EXPIRES",
+    level: "MUST",
+    source: `${C} Authentication 6 ("access tokens SHALL expire")`,
+    text: "the token response states a finite lifetime (expires_in)",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-AUD",
+    level: "MUST",
+    source: `${C} Authentication 1, 3 (RFC 7523 §3: aud identifies the token endpoint)`,
+    text: "an assertion whose aud is not the token endpoint is refused",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-SIG",
+    level: "MUST",
+    source: `${C} Authentication 1 (RFC 7523 §3: signature verified)`,
+    text: "an assertion with a bad signature is refused",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-EXP",
+    level: "MUST",
+    source: `${C} Authentication 1 (RFC 7523 §3: exp)`,
+    text: "an expired assertion is refused",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-REPLAY",
+    level: "MUST",
+    source: `${C} Authentication 6 ("nonces SHALL be validated"; RFC 7523 §3 jti)`,
+    text: "an assertion replayed with the same jti is refused",
+  },
+  {
+    id: "SCIM-AUTH-AS-METADATA",
+    level: "SHOULD",
+    source: `${C} Authentication 5 (RFC 8414)`,
+    text: "the authorization server publishes RFC 8414 metadata naming its token endpoint",
+  },
+
+  // Users
+  {
+    id: "SCIM-USER-CREATE",
+    level: "MUST",
+    source: `${C} Endpoints (POST /Users); RFC 7644 §3.3`,
+    text: "POST /Users answers 201 with id, meta and a Location header",
+  },
+  {
+    id: "SCIM-USER-REQUIRED-ATTRS",
+    level: "MUST",
+    source: `${PUB}: enterprise identifier and primary email`,
+    text: "a created user keeps its externalId and its primary email",
+  },
+  {
+    id: "SCIM-USER-GET",
+    level: "MUST",
+    source: `${C} Endpoints (GET /Users/{id})`,
+    text: "GET /Users/{id} answers the user",
+  },
+  {
+    id: "SCIM-USER-FILTER-USERNAME",
+    level: "MUST",
+    source: `${PUB}: userName eq, case-insensitive`,
+    text: "filter userName eq finds the user, whatever the case of the value",
+  },
+  {
+    id: "SCIM-USER-FILTER-EXTERNALID",
+    level: "MUST",
+    source: `${PUB}: externalId eq`,
+    text: "filter externalId eq finds the user",
+  },
+  {
+    id: "SCIM-USER-FILTER-EMAIL",
+    level: "MUST",
+    source: `${PUB}: emails[value eq ...]`,
+    text: "filter emails[value eq ...] finds the user",
+  },
+  {
+    id: "SCIM-USER-UNIQUENESS",
+    level: "MUST",
+    source: `${PUB}: scimType uniqueness (409)`,
+    text: "creating a second user with a taken userName answers 409 with scimType uniqueness",
+  },
+  {
+    id: "SCIM-USER-PATCH",
+    level: "MUST",
+    source: `${C} Endpoints (PATCH /Users/{id}); ${PUB}: PatchOp`,
+    text: "PATCH /Users/{id} with a PatchOp replace changes the attribute",
+  },
+  {
+    id: "SCIM-USER-DEACTIVATE",
+    level: "MUST",
+    source: `${C} States (SCIM users); ${PUB}: replace active false`,
+    text: "PATCH active false deactivates the user",
+  },
+  {
+    id: "SCIM-USER-REACTIVATE",
+    level: "MUST",
+    source: `${C} States (SCIM users: the Application MUST allow reactivation)`,
+    text: "PATCH active true reactivates a deactivated user",
+  },
+  {
+    id: "SCIM-USER-DEACTIVATE-REVOKES",
+    level: "MUST",
+    source: `${C} States (SCIM users: all access MUST also be deactivated)`,
+    text: "deactivating a user revokes its access (seen through the profile's probe)",
+  },
+  {
+    id: "SCIM-USER-DELETE",
+    level: "MUST",
+    source: `${C} Endpoints (DELETE /Users/{id})`,
+    text: "DELETE /Users/{id} removes the user: 204, then GET answers 404",
+  },
+  {
+    id: "SCIM-USER-DELETE-REUSE",
+    level: "MUST",
+    source: `${C} States (SCIM users: a new user with the same username MUST then be allowed)`,
+    text: "after DELETE, a new user with the same userName can be created",
+  },
+  {
+    id: "SCIM-USER-LIFECYCLE",
+    level: "MUST",
+    source: `${C} States (SCIM users)`,
+    text: "any sequence of create, patch, deactivate, reactivate, delete and re-create follows the state table",
+  },
+
+  // Listing and pagination
+  {
+    id: "SCIM-LIST-RESPONSE",
+    level: "MUST",
+    source: `${PUB}: ListResponse`,
+    text: "GET /Users answers a ListResponse with totalResults, Resources, startIndex and itemsPerPage",
+  },
+  {
+    id: "SCIM-LIST-PAGINATION",
+    level: "MUST",
+    source: `${C} Endpoints (GET /Users MUST support pagination)`,
+    text: "walking /Users pages by startIndex and count yields each user once, never more than count per page",
+  },
+  {
+    id: "SCIM-LIST-CURSOR",
+    level: "MUST",
+    source: `${PUB}: RFC 9865 cursor pagination`,
+    text: "when cursor pagination is offered, walking nextCursor yields each user once",
+  },
+  {
+    id: "SCIM-RATE-LIMIT",
+    level: "MUST",
+    source: `${C} Errors and Limits (429 with Retry-After)`,
+    text: "a burst over the rate limit meets 429 with Retry-After",
+  },
+  {
+    id: "SCIM-RATE-LIMIT-RECOVERS",
+    level: "SHOULD",
+    source: `${C} Limits; RFC 9110 §10.2.3 Retry-After`,
+    text: "after waiting Retry-After, requests succeed again",
+  },
+
+  // Groups
+  {
+    id: "SCIM-GROUP-CREATE",
+    level: "MUST",
+    source: `${C} Endpoints (POST /Group)`,
+    text: "POST /Group creates a group: 201 with id",
+  },
+  {
+    id: "SCIM-GROUP-GET-EXCLUDE",
+    level: "MUST",
+    source: `${C} Endpoints (GET /Group/{id}?excludedAttributes=members)`,
+    text: "GET /Group/{id}?excludedAttributes=members answers the group without members",
+  },
+  {
+    id: "SCIM-GROUP-LIST",
+    level: "MUST",
+    source: `${C} Endpoints (GET /Groups MUST support pagination)`,
+    text: "GET /Groups pages by startIndex and count",
+  },
+  {
+    id: "SCIM-GROUP-FILTER",
+    level: "SHOULD",
+    source: `${PUB}: displayName eq is the common group filter`,
+    text: "GET /Groups?filter=displayName eq ...&excludedAttributes=members finds the group, without members",
+  },
+  {
+    id: "SCIM-GROUP-MEMBER-ADD",
+    level: "MUST",
+    source: `${PUB}: PATCH add members`,
+    text: "PATCH add members puts the user in the group",
+  },
+  {
+    id: "SCIM-GROUP-MEMBER-REMOVE",
+    level: "MUST",
+    source: `${PUB}: PATCH remove members[value eq "id"]`,
+    text: "PATCH remove members[value eq id] takes the user out of the group",
+  },
+
+  // Errors
+  {
+    id: "SCIM-ERROR-SCHEMA",
+    level: "MUST",
+    source: `${C} Errors (SCIM error format); ${PUB}: status as a string`,
+    text: "error bodies use the SCIM Error schema with status as a string equal to the HTTP status",
+  },
+  {
+    id: "SCIM-ERROR-FILTER",
+    level: "MUST",
+    source: `${PUB}: scimType invalidFilter`,
+    text: "an unparsable filter answers 400 with scimType invalidFilter",
+  },
+  {
+    id: "SCIM-ERROR-SYNTAX",
+    level: "MUST",
+    source: `${PUB}: scimType invalidSyntax`,
+    text: "a body that is not JSON answers 400 with scimType invalidSyntax",
+  },
+  {
+    id: "SCIM-ERROR-NOT-FOUND",
+    level: "MUST",
+    source: `${C} Errors (SCIM error format); RFC 7644 §3.12`,
+    text: "an unknown resource id answers 404 with a SCIM error",
+  },
+  {
+    id: "SCIM-ERROR-NO-LEAK",
+    level: "MUST",
+    source: `${C} Errors ("MUST NOT leak internal details")`,
+    text: "no error body holds a stack trace, SQL, a file path or a framework banner",
+  },
+]);

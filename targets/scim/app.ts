@@ -1,0 +1,83 @@
+import { Hono } from "hono";
+import type { FaultSet } from "./faults.js";
+import { AccessTokens } from "./oauth/access-tokens.js";
+import { bearerGuard } from "./oauth/bearer-guard.js";
+import type { TrustedClient } from "./oauth/client-assertion.js";
+import { JtiCache } from "./oauth/jti-cache.js";
+import { authorizationServerMetadata } from "./oauth/metadata.js";
+import { RateLimiter } from "./oauth/rate-limiter.js";
+import { tokenEndpoint } from "./oauth/token-endpoint.js";
+import { AccessRegistry } from "./service/access-registry.js";
+import { CursorCodec } from "./service/cursor.js";
+import type { ScimDeps } from "./service/deps.js";
+import { discoveryRoutes } from "./service/discovery-routes.js";
+import { GroupStore } from "./service/group-store.js";
+import { groupRoutes } from "./service/group-routes.js";
+import { probeRoute } from "./service/probe-route.js";
+import { createResponder } from "./service/responder.js";
+import { ScimError } from "./service/scim-error.js";
+import { userRoutes } from "./service/user-routes.js";
+import { UserStore } from "./service/user-store.js";
+
+export const SCIM_BASE_PATH = "/scim/v2";
+
+export interface ScimAppOptions {
+  readonly faults: FaultSet;
+  /** The origin the server listens on (`http://127.0.0.1:port`), known once it listens. */
+  readonly origin: () => string;
+  readonly client: TrustedClient;
+}
+
+/**
+ * The Application of specs/002 area C, as one Hono app: its OAuth authorization server
+ * (RFC 8414 metadata, RFC 7523 token endpoint), the SCIM service provider under
+ * /scim/v2 behind the bearer guard, and the access probe. All state is in memory.
+ */
+export function createScimApp(o: ScimAppOptions): Hono {
+  const { faults } = o;
+  const respond = createResponder(faults);
+  const access = new AccessRegistry();
+  const users = new UserStore(faults, access);
+  const groups = new GroupStore();
+  users.onDelete = (id) => groups.dropMember(id);
+  const tokens = new AccessTokens();
+  const deps: ScimDeps = {
+    faults,
+    respond,
+    users,
+    groups,
+    access,
+    cursors: new CursorCodec(),
+    base: () => `${o.origin()}${SCIM_BASE_PATH}`,
+  };
+  const urls = () => ({ issuer: o.origin(), tokenEndpoint: `${o.origin()}/oauth/token` });
+
+  const app = new Hono();
+  app.get("/.well-known/oauth-authorization-server", (c) =>
+    c.json(authorizationServerMetadata(urls().issuer, urls().tokenEndpoint)),
+  );
+  app.post("/oauth/token", tokenEndpoint({ client: o.client, tokens, jtis: new JtiCache(), faults, urls }));
+
+  const scim = new Hono();
+  scim.use("*", bearerGuard({ tokens, rate: new RateLimiter(), faults }));
+  scim.route("/", discoveryRoutes(deps));
+  scim.route("/", userRoutes(deps));
+  scim.route("/", groupRoutes(deps));
+  app.route(SCIM_BASE_PATH, scim);
+  app.route("/probe", probeRoute(users, access));
+
+  const isScim = (path: string): boolean => path === SCIM_BASE_PATH || path.startsWith(`${SCIM_BASE_PATH}/`);
+  // RFC 7644 §3.12: an unknown endpoint or resource is 404 in the SCIM error format.
+  app.notFound((c) =>
+    isScim(c.req.path)
+      ? respond.error(new ScimError(404, undefined, "no such endpoint"))
+      : c.json({ error: "not_found" }, 404),
+  );
+  // Anything unexpected becomes a bare 500: never a stack, a path or a framework name.
+  app.onError((err, c) => {
+    if (err instanceof ScimError) return respond.error(err);
+    if (!isScim(c.req.path)) return c.json({ error: "server_error" }, 500);
+    return respond.error(new ScimError(500, undefined, "the request could not be processed"));
+  });
+  return app;
+}

@@ -1,0 +1,145 @@
+import type { FaultDef } from "../../src/engine/target.js";
+
+/**
+ * Faults of the SCIM reference target (specs/002 area C). Each changes one behaviour and
+ * names the requirements (suites/scim/requirements.ts) a run must then fail.
+ */
+export const faults = [
+  {
+    id: "username-filter-case-sensitive",
+    description: "filter userName eq compares case-sensitively",
+    breaks: ["SCIM-USER-FILTER-USERNAME"],
+  },
+  {
+    id: "deleted-username-reserved",
+    description: "a deleted user's userName stays taken: re-creating it answers 409",
+    breaks: ["SCIM-USER-DELETE-REUSE", "SCIM-USER-LIFECYCLE"],
+  },
+  {
+    id: "deactivation-keeps-access",
+    description: "deactivating a user leaves its sessions alive: the probe still answers active",
+    breaks: ["SCIM-USER-DEACTIVATE-REVOKES"],
+  },
+  {
+    id: "page-border-drops",
+    description: "GET /Users index pages after the first start one item late (one user is skipped)",
+    breaks: ["SCIM-LIST-PAGINATION"],
+  },
+  {
+    id: "page-border-repeats",
+    description: "GET /Users index pages after the first start one item early (the last one repeats)",
+    breaks: ["SCIM-LIST-PAGINATION"],
+  },
+  {
+    id: "ratelimit-no-retry-after",
+    description: "429 answers carry no Retry-After header",
+    breaks: ["SCIM-RATE-LIMIT"],
+  },
+  {
+    id: "error-stack-trace",
+    description: "every SCIM error detail carries a Node-style stack trace with file paths",
+    breaks: ["SCIM-ERROR-NO-LEAK"],
+  },
+  {
+    id: "scope-not-enforced",
+    description: "access tokens without the scim scope are accepted on SCIM endpoints",
+    breaks: ["SCIM-AUTH-SCOPE"],
+  },
+  {
+    id: "excluded-attributes-ignored",
+    description: "excludedAttributes is ignored on groups: members are always returned",
+    breaks: ["SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
+  },
+  {
+    id: "status-number",
+    description: "SCIM error bodies carry status as a number",
+    breaks: ["SCIM-ERROR-SCHEMA"],
+  },
+  {
+    id: "reactivation-refused",
+    description: "PATCH active true on a deactivated user answers 400 mutability",
+    breaks: ["SCIM-USER-REACTIVATE", "SCIM-USER-LIFECYCLE"],
+  },
+  {
+    id: "assertion-aud-unchecked",
+    description: "the token endpoint does not check the client assertion's aud",
+    breaks: ["SCIM-AUTH-ASSERTION-AUD"],
+  },
+  {
+    id: "assertion-replay-accepted",
+    description: "the token endpoint accepts a client assertion whose jti was already used",
+    breaks: ["SCIM-AUTH-ASSERTION-REPLAY"],
+  },
+  {
+    id: "no-location-header",
+    description: "POST /Users answers 201 without a Location header",
+    breaks: ["SCIM-USER-CREATE"],
+  },
+  {
+    id: "uniqueness-not-enforced",
+    description: "POST /Users with a taken userName answers 201 (a duplicate)",
+    breaks: ["SCIM-USER-UNIQUENESS", "SCIM-USER-LIFECYCLE"],
+  },
+  {
+    id: "email-filter-unsupported",
+    description: "filters emails[value eq ...] and emails.value eq ... answer 400 invalidFilter",
+    breaks: ["SCIM-USER-FILTER-EMAIL"],
+  },
+  {
+    id: "member-remove-ignored",
+    description: "PATCH remove of group members answers 200 but keeps them",
+    breaks: ["SCIM-GROUP-MEMBER-REMOVE"],
+  },
+  {
+    id: "auth-optional",
+    description: "SCIM requests without any Authorization header are served",
+    breaks: ["SCIM-AUTH-NO-TOKEN"],
+  },
+  {
+    id: "invalid-filter-500",
+    description: 'an unparsable filter answers 500 (SCIM error, status "500", no scimType)',
+    breaks: ["SCIM-ERROR-FILTER"],
+  },
+  {
+    id: "token-scope-broad",
+    description: 'the token endpoint grants every requested scope (e.g. "scim admin")',
+    breaks: ["SCIM-AUTH-SCOPE-ONLY"],
+  },
+  {
+    id: "media-type-json",
+    description: "SCIM responses use Content-Type application/json",
+    breaks: ["SCIM-MEDIA-TYPE"],
+  },
+  {
+    id: "spc-no-filter",
+    description: "ServiceProviderConfig says filter.supported false",
+    breaks: ["SCIM-SPC-CAPABILITIES"],
+  },
+  {
+    id: "delete-keeps-user",
+    description: "DELETE /Users/{id} answers 204 but the user stays readable",
+    breaks: ["SCIM-USER-DELETE", "SCIM-USER-LIFECYCLE"],
+  },
+] as const satisfies readonly FaultDef[];
+
+/** The id of a fault of this target. */
+export type FaultId = (typeof faults)[number]["id"];
+
+/** The faults a running target was started with. */
+export interface FaultSet {
+  has(id: FaultId): boolean;
+}
+
+/**
+ * Validates the requested fault ids; an unknown id is a usage error of whoever starts the
+ * target, so it throws rather than silently running a clean target.
+ */
+export function faultSet(ids: readonly string[]): FaultSet {
+  const known = new Set<string>(faults.map((f) => f.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new Error(`unknown SCIM target fault(s): ${unknown.join(", ")} (known: ${[...known].join(", ")})`);
+  }
+  const on = new Set(ids);
+  return { has: (id) => on.has(id) };
+}

@@ -1,0 +1,57 @@
+import type { MiddlewareHandler } from "hono";
+import type { FaultSet } from "../faults.js";
+import { ScimError } from "../service/scim-error.js";
+import type { AccessTokens } from "./access-tokens.js";
+import type { RateLimiter } from "./rate-limiter.js";
+
+const REALM = 'Bearer realm="scim"';
+/** RFC 6750 §2.1 b64token. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export interface BearerGuardDeps {
+  readonly tokens: AccessTokens;
+  readonly rate: RateLimiter;
+  readonly faults: FaultSet;
+}
+
+/**
+ * Guards every SCIM endpoint (specs/002 area C Endpoints: "all SCIM operations are
+ * authenticated and authorized with OAuth 2.0"; Authentication 2, 4; Limits):
+ * no or a bad token → 401 with an RFC 6750 challenge; a token without `scim` → 403
+ * insufficient_scope; more than the per-token rate → 429 with Retry-After.
+ * Failures are thrown as SCIM errors, so they carry the SCIM error body.
+ */
+export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.header("authorization");
+    if (header === undefined && deps.faults.has("auth-optional")) return next();
+    const token = BEARER.exec(header ?? "")?.[1];
+    if (token === undefined) {
+      // A token was offered but not as a well-formed Bearer credential: say which.
+      const offered = header !== undefined && /^Bearer\b/i.test(header);
+      throw new ScimError(401, undefined, "a valid Bearer access token is required", {
+        "www-authenticate": offered ? `${REALM}, error="invalid_token"` : REALM,
+      });
+    }
+    const grant = deps.tokens.lookup(token);
+    if (grant === undefined) {
+      throw new ScimError(401, undefined, "the access token is unknown or expired", {
+        "www-authenticate": `${REALM}, error="invalid_token"`,
+      });
+    }
+    if (!grant.scopes.includes("scim") && !deps.faults.has("scope-not-enforced")) {
+      throw new ScimError(403, undefined, "the access token lacks the scim scope", {
+        "www-authenticate": `${REALM}, error="insufficient_scope", scope="scim"`,
+      });
+    }
+    if (!deps.rate.take(grant.key)) {
+      throw new ScimError(
+        429,
+        undefined,
+        "too many requests for this access token; retry after 1 second",
+        deps.faults.has("ratelimit-no-retry-after") ? {} : { "retry-after": "1" },
+      );
+    }
+    await next();
+  };
+}

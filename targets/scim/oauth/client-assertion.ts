@@ -1,0 +1,93 @@
+import { errors, jwtVerify, type CryptoKey, type JWTVerifyOptions } from "jose";
+import { LIMITS } from "../limits.js";
+import type { JtiCache } from "./jti-cache.js";
+
+/** The one client this authorization server knows: the Identity Service and its key. */
+export interface TrustedClient {
+  readonly clientId: string;
+  readonly key: CryptoKey | Uint8Array;
+  readonly kid: string | undefined;
+}
+
+/** How an assertion is judged; a missing `audiences` or `jtis` skips that rule (a fault). */
+export interface AssertionRules {
+  /** Accepted aud values: the token endpoint URL (RFC 7523 §3), and the issuer. */
+  readonly audiences: readonly string[] | undefined;
+  /** Where used jtis are remembered; undefined accepts replays. */
+  readonly jtis: JtiCache | undefined;
+  readonly nowSeconds?: () => number;
+}
+
+/** The outcome: the authenticated client id, or why not (for error_description). */
+export type AssertionResult =
+  | { readonly ok: true; readonly clientId: string }
+  | { readonly ok: false; readonly status: 401 | 503; readonly reason: string };
+
+const refuse = (reason: string, status: 401 | 503 = 401): AssertionResult => ({ ok: false, status, reason });
+
+/**
+ * Authenticates the client by its JWT assertion (RFC 7523 §3, specs/002 area C
+ * Authentication 1-2): ES256 signature by the trusted key, iss = sub = client_id, aud is
+ * the token endpoint, exp present and not past, iat not far in the future, and a jti
+ * never seen before. Reasons are short and name the rule, never the library.
+ */
+export async function verifyClientAssertion(
+  jwt: string,
+  client: TrustedClient,
+  rules: AssertionRules,
+): Promise<AssertionResult> {
+  const nowSeconds = rules.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  const now = nowSeconds();
+  const options: JWTVerifyOptions = {
+    algorithms: ["ES256"],
+    issuer: client.clientId,
+    subject: client.clientId,
+    clockTolerance: LIMITS.assertionSkewSeconds,
+    currentDate: new Date(now * 1000),
+    requiredClaims: ["exp", "jti"],
+    ...(rules.audiences ? { audience: [...rules.audiences] } : {}),
+  };
+  let payload;
+  try {
+    const verified = await jwtVerify(jwt, client.key, options);
+    if (client.kid !== undefined && verified.protectedHeader.kid !== undefined) {
+      if (verified.protectedHeader.kid !== client.kid)
+        return refuse("the assertion is signed with an unknown key");
+    }
+    payload = verified.payload;
+  } catch (err) {
+    return refuse(describe(err));
+  }
+  if (typeof payload.jti !== "string" || payload.jti.length === 0 || payload.jti.length > 256) {
+    return refuse("the assertion needs a jti (a string of at most 256 characters)");
+  }
+  if (payload.iat !== undefined && payload.iat > now + LIMITS.assertionMaxIatFutureSeconds) {
+    return refuse("the assertion's iat is too far in the future");
+  }
+  const exp = payload.exp ?? 0;
+  if (exp > now + LIMITS.assertionMaxLifetimeSeconds + LIMITS.assertionSkewSeconds) {
+    return refuse(`the assertion lives too long: exp must be within ${LIMITS.assertionMaxLifetimeSeconds} s`);
+  }
+  if (rules.jtis) {
+    const used = rules.jtis.use(`${client.clientId}\u0000${payload.jti}`, exp);
+    if (used === "replayed") return refuse("the assertion's jti was already used");
+    if (used === "full") return refuse("too many assertions in flight; retry later", 503);
+  }
+  return { ok: true, clientId: client.clientId };
+}
+
+/** A short, library-free reason for a failed verification. */
+function describe(err: unknown): string {
+  if (err instanceof errors.JWTExpired) return "the assertion has expired";
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.claim === "aud") return "the assertion's aud is not this token endpoint";
+    if (err.claim === "iss" || err.claim === "sub")
+      return "the assertion's iss and sub must be the client_id";
+    if (err.reason === "missing") return `the assertion lacks the ${err.claim} claim`;
+    return `the assertion's ${err.claim} claim is not acceptable`;
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed)
+    return "the assertion's signature does not verify";
+  if (err instanceof errors.JOSEAlgNotAllowed) return "the assertion must be signed with ES256";
+  return "the assertion is not a well-formed signed JWT";
+}

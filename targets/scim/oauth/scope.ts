@@ -1,0 +1,20 @@
+/** Scopes this authorization server knows; `scim` is the only one SCIM endpoints accept. */
+export const KNOWN_SCOPES = ["scim", "profile"] as const;
+
+/** RFC 6749 §3.3 scope-token characters. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * The scopes granted for a request (specs/002 area C Authentication 4: the token carries
+ * `scim` "and no broader permissions"). Known scopes only, in the order asked, once each;
+ * no scope asked means `scim`. `broad` (a fault) grants whatever was asked.
+ * Undefined means nothing grantable: the caller answers invalid_scope.
+ */
+export function grantScopes(requested: string | undefined, broad = false): string[] | undefined {
+  const asked = (requested ?? "").split(" ").filter((s) => s.length > 0);
+  if (asked.some((s) => !SCOPE_TOKEN.test(s) || s.length > 128)) return undefined;
+  if (asked.length === 0) return ["scim"];
+  const unique = [...new Set(asked)];
+  const granted = broad ? unique : unique.filter((s) => (KNOWN_SCOPES as readonly string[]).includes(s));
+  return granted.length > 0 ? granted : undefined;
+}

@@ -1,0 +1,88 @@
+import type { Context } from "hono";
+import { readBoundedText } from "../body.js";
+import type { FaultSet } from "../faults.js";
+import type { AccessTokens } from "./access-tokens.js";
+import { verifyClientAssertion, type TrustedClient } from "./client-assertion.js";
+import type { JtiCache } from "./jti-cache.js";
+import { grantScopes } from "./scope.js";
+
+export const JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+/** Token requests are a few form fields; a larger body is not one. */
+const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
+
+export interface TokenEndpointDeps {
+  readonly client: TrustedClient;
+  readonly tokens: AccessTokens;
+  readonly jtis: JtiCache;
+  readonly faults: FaultSet;
+  /** The token endpoint URL and the issuer, both accepted as assertion aud. */
+  readonly urls: () => { readonly tokenEndpoint: string; readonly issuer: string };
+}
+
+/** An OAuth error response (RFC 6749 §5.2); never cacheable. */
+function oauthError(status: number, error: string, description: string): Response {
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { "cache-control": "no-store", pragma: "no-cache" } },
+  );
+}
+
+/**
+ * POST /oauth/token: the client-credentials grant with RFC 7523 client authentication
+ * (specs/002 area C Authentication 1-4, 6). Answers an opaque Bearer token that expires,
+ * with the `scim` scope and nothing broader.
+ */
+export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+      return oauthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
+    }
+    const text = await readBoundedText(c.req.raw, MAX_TOKEN_REQUEST_BYTES);
+    if (text === "too-large" || text === "not-text") {
+      return oauthError(400, "invalid_request", "the request body is not a small form");
+    }
+    const form = new URLSearchParams(text);
+    const keys = [...form.keys()];
+    const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
+    // RFC 6749 §3.2: request parameters MUST NOT be included more than once.
+    if (repeated !== undefined)
+      return oauthError(400, "invalid_request", `parameter ${repeated} is repeated`);
+    const grantType = form.get("grant_type");
+    if (grantType === null) return oauthError(400, "invalid_request", "grant_type is required");
+    if (grantType !== "client_credentials") {
+      return oauthError(400, "unsupported_grant_type", "only client_credentials is supported");
+    }
+    const assertion = form.get("client_assertion");
+    if (form.get("client_assertion_type") !== JWT_BEARER || assertion === null) {
+      return oauthError(
+        401,
+        "invalid_client",
+        `client authentication must be a ${JWT_BEARER} client assertion`,
+      );
+    }
+    const clientId = form.get("client_id");
+    if (clientId !== null && clientId !== deps.client.clientId) {
+      return oauthError(401, "invalid_client", "unknown client_id");
+    }
+    const { tokenEndpoint: endpoint, issuer } = deps.urls();
+    const result = await verifyClientAssertion(assertion, deps.client, {
+      audiences: deps.faults.has("assertion-aud-unchecked") ? undefined : [endpoint, issuer],
+      jtis: deps.faults.has("assertion-replay-accepted") ? undefined : deps.jtis,
+    });
+    if (!result.ok) {
+      return result.status === 503
+        ? oauthError(503, "temporarily_unavailable", result.reason)
+        : oauthError(401, "invalid_client", result.reason);
+    }
+    const scopes = grantScopes(form.get("scope") ?? undefined, deps.faults.has("token-scope-broad"));
+    if (scopes === undefined)
+      return oauthError(400, "invalid_scope", "none of the requested scopes can be granted");
+    const { token, expiresIn } = deps.tokens.issue(result.clientId, scopes);
+    return Response.json(
+      { access_token: token, token_type: "Bearer", expires_in: expiresIn, scope: scopes.join(" ") },
+      { headers: { "cache-control": "no-store", pragma: "no-cache" } },
+    );
+  };
+}

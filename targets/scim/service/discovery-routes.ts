@@ -1,0 +1,91 @@
+import { Hono } from "hono";
+import { LIMITS } from "../limits.js";
+import type { ScimDeps } from "./deps.js";
+import { GROUP_URN } from "./group-model.js";
+import { LIST_URN } from "./responder.js";
+import { renderSchema, SCHEMA_DOCS } from "./schema-docs.js";
+import { notFound } from "./scim-error.js";
+import { ENTERPRISE_URN, USER_URN } from "./user-model.js";
+
+const SPC_URN = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
+const RESOURCE_TYPE_URN = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
+
+const RESOURCE_TYPES = [
+  {
+    id: "User",
+    name: "User",
+    endpoint: "/Users",
+    description: "User Account",
+    schema: USER_URN,
+    schemaExtensions: [{ schema: ENTERPRISE_URN, required: false }],
+  },
+  {
+    id: "Group",
+    name: "Group",
+    endpoint: "/Groups",
+    description: "Group (the Application's Roles)",
+    schema: GROUP_URN,
+  },
+];
+
+const list = (resources: readonly unknown[]): Record<string, unknown> => ({
+  schemas: [LIST_URN],
+  totalResults: resources.length,
+  startIndex: 1,
+  itemsPerPage: resources.length,
+  Resources: resources,
+});
+
+/**
+ * Discovery (specs/002 area C Endpoints; RFC 7644 §4): /ServiceProviderConfig lists the
+ * capabilities the profile needs (patch, filter) and the pagination methods (RFC 9865);
+ * /ResourceTypes includes User and Group; /Schemas answers their schemas.
+ */
+export function discoveryRoutes(d: ScimDeps): Hono {
+  const app = new Hono();
+  const resourceType = (rt: (typeof RESOURCE_TYPES)[number]): Record<string, unknown> => ({
+    schemas: [RESOURCE_TYPE_URN],
+    ...rt,
+    meta: { resourceType: "ResourceType", location: `${d.base()}/ResourceTypes/${rt.id}` },
+  });
+
+  app.get("/ServiceProviderConfig", () =>
+    d.respond.json({
+      schemas: [SPC_URN],
+      patch: { supported: true },
+      bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+      filter: { supported: !d.faults.has("spc-no-filter"), maxResults: LIMITS.maxPageSize },
+      changePassword: { supported: false },
+      sort: { supported: false },
+      etag: { supported: false },
+      authenticationSchemes: [
+        { type: "oauthbearertoken", name: "OAuth Bearer Token", description: "RFC 7523 client assertion" },
+      ],
+      pagination: {
+        cursor: true,
+        index: true,
+        defaultPaginationMethod: "index",
+        defaultPageSize: LIMITS.defaultPageSize,
+        maxPageSize: LIMITS.maxPageSize,
+        cursorTimeout: LIMITS.cursorTimeoutSeconds,
+      },
+      meta: { resourceType: "ServiceProviderConfig", location: `${d.base()}/ServiceProviderConfig` },
+    }),
+  );
+
+  app.get("/ResourceTypes", () => d.respond.json(list(RESOURCE_TYPES.map(resourceType))));
+  app.get("/ResourceTypes/:id", (c) => {
+    const rt = RESOURCE_TYPES.find((r) => r.id === c.req.param("id"));
+    if (rt === undefined) throw notFound("resource type");
+    return d.respond.json(resourceType(rt));
+  });
+
+  app.get("/Schemas", () => d.respond.json(list(SCHEMA_DOCS.map((s) => renderSchema(s, d.base())))));
+  app.get("/Schemas/:id", (c) => {
+    const doc = SCHEMA_DOCS.find((s) => s.id === c.req.param("id"));
+    if (doc === undefined) throw notFound("schema");
+    return d.respond.json(renderSchema(doc, d.base()));
+  });
+
+  return app;
+}

@@ -1,0 +1,177 @@
+import { LIMITS } from "../limits.js";
+
+/** A filter this target cannot parse or evaluate: answered 400 invalidFilter (RFC 7644 §3.4.2.2). */
+export class FilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FilterError";
+  }
+}
+
+export const COMPARE_OPS = ["eq", "ne", "co", "sw", "ew", "gt", "ge", "lt", "le"] as const;
+export type CompareOp = (typeof COMPARE_OPS)[number];
+export type FilterValue = string | number | boolean | null;
+
+/** An attribute path: an optional schema URN, then `attr` or `attr.sub`, lower-cased. */
+export interface AttrPath {
+  readonly urn: string | undefined;
+  readonly path: string;
+}
+
+/** The parsed filter (RFC 7644 §3.4.2.2 grammar: attrExp, logExp, valuePath, grouping). */
+export type FilterNode =
+  | { readonly kind: "and" | "or"; readonly left: FilterNode; readonly right: FilterNode }
+  | { readonly kind: "not"; readonly inner: FilterNode }
+  | { readonly kind: "present"; readonly attr: AttrPath }
+  | { readonly kind: "compare"; readonly attr: AttrPath; readonly op: CompareOp; readonly value: FilterValue }
+  | { readonly kind: "valuePath"; readonly attr: AttrPath; readonly inner: FilterNode };
+
+type Token =
+  | { readonly kind: "(" | ")" | "[" | "]" }
+  | { readonly kind: "string"; readonly value: string }
+  | { readonly kind: "word"; readonly text: string };
+
+const WORD = /[^\s()[\]"]+/y;
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const ATTR = /^[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)?$/;
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] ?? "";
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (ch === "(" || ch === ")" || ch === "[" || ch === "]") {
+      tokens.push({ kind: ch });
+      i++;
+    } else if (ch === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) throw new FilterError("a string value is not terminated");
+      try {
+        tokens.push({ kind: "string", value: JSON.parse(text.slice(i, j + 1)) as string });
+      } catch {
+        throw new FilterError("a string value has an invalid escape");
+      }
+      i = j + 1;
+    } else {
+      WORD.lastIndex = i;
+      const m = WORD.exec(text);
+      const word = m?.[0] ?? ch;
+      tokens.push({ kind: "word", text: word });
+      i += word.length;
+    }
+  }
+  return tokens;
+}
+
+/** Splits `urn:...:User:name.givenName` into its schema URN and its attribute path. */
+export function parseAttrPath(text: string): AttrPath {
+  let urn: string | undefined;
+  let rest = text;
+  if (text.toLowerCase().startsWith("urn:")) {
+    const cut = text.lastIndexOf(":");
+    urn = text.slice(0, cut).toLowerCase();
+    rest = text.slice(cut + 1);
+  }
+  if (!ATTR.test(rest)) throw new FilterError("expected an attribute path");
+  return { urn, path: rest.toLowerCase() };
+}
+
+class Parser {
+  private at = 0;
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  done(): boolean {
+    return this.at >= this.tokens.length;
+  }
+
+  private peekWord(word: string): boolean {
+    const t = this.tokens[this.at];
+    return t?.kind === "word" && t.text.toLowerCase() === word;
+  }
+
+  private expect(kind: "(" | ")" | "[" | "]"): void {
+    if (this.tokens[this.at]?.kind !== kind) throw new FilterError(`expected "${kind}"`);
+    this.at++;
+  }
+
+  or(depth: number): FilterNode {
+    let left = this.and(depth);
+    while (this.peekWord("or")) {
+      this.at++;
+      left = { kind: "or", left, right: this.and(depth) };
+    }
+    return left;
+  }
+
+  private and(depth: number): FilterNode {
+    let left = this.unary(depth);
+    while (this.peekWord("and")) {
+      this.at++;
+      left = { kind: "and", left, right: this.unary(depth) };
+    }
+    return left;
+  }
+
+  private unary(depth: number): FilterNode {
+    if (depth > LIMITS.maxFilterDepth) throw new FilterError("the filter nests too deeply");
+    const t = this.tokens[this.at];
+    if (t?.kind === "(") {
+      this.at++;
+      const inner = this.or(depth + 1);
+      this.expect(")");
+      return inner;
+    }
+    if (this.peekWord("not")) {
+      this.at++;
+      this.expect("(");
+      const inner = this.or(depth + 1);
+      this.expect(")");
+      return { kind: "not", inner };
+    }
+    if (t?.kind !== "word") throw new FilterError("expected an attribute name");
+    this.at++;
+    const attr = parseAttrPath(t.text);
+    if (this.tokens[this.at]?.kind === "[") {
+      this.at++;
+      const inner = this.or(depth + 1);
+      this.expect("]");
+      return { kind: "valuePath", attr, inner };
+    }
+    const opToken = this.tokens[this.at];
+    const op = opToken?.kind === "word" ? opToken.text.toLowerCase() : "";
+    this.at++;
+    if (op === "pr") return { kind: "present", attr };
+    if (!(COMPARE_OPS as readonly string[]).includes(op))
+      throw new FilterError("expected a comparison operator");
+    return { kind: "compare", attr, op: op as CompareOp, value: this.value() };
+  }
+
+  private value(): FilterValue {
+    const t = this.tokens[this.at++];
+    if (t?.kind === "string") return t.value;
+    if (t?.kind === "word") {
+      const w = t.text.toLowerCase();
+      if (w === "true" || w === "false") return w === "true";
+      if (w === "null") return null;
+      if (NUMBER.test(t.text)) return Number(t.text);
+    }
+    throw new FilterError("expected a value (a quoted string, true, false, null or a number)");
+  }
+}
+
+/**
+ * Parses a SCIM filter expression (RFC 7644 §3.4.2.2): comparisons, `pr`, `and`, `or`,
+ * `not(...)`, grouping and value paths such as `emails[value eq "x"]`. Operators and
+ * attribute names are case-insensitive. Bounded in length and nesting.
+ */
+export function parseFilter(text: string): FilterNode {
+  if (text.length > LIMITS.maxFilterLength) throw new FilterError("the filter is too long");
+  const parser = new Parser(tokenize(text));
+  if (parser.done()) throw new FilterError("the filter is empty");
+  const node = parser.or(0);
+  if (!parser.done()) throw new FilterError("unexpected text after the filter expression");
+  return node;
+}

@@ -1,0 +1,81 @@
+import type { FaultSet } from "../faults.js";
+import type { FilterSchema, Leaf } from "./filter-eval.js";
+import type { GroupRecord } from "./group-model.js";
+import type { UserRecord } from "./user-model.js";
+
+type Element = Record<string, unknown>;
+
+const str = <T>(caseExact: boolean, get: (r: T) => unknown): Leaf<T> => ({
+  type: "string",
+  caseExact,
+  values: (r) => [get(r)],
+});
+const date = <T>(get: (r: T) => string): Leaf<T> => ({
+  type: "dateTime",
+  caseExact: true,
+  values: (r) => [get(r)],
+});
+
+/** Sub-attributes of an `emails` value (RFC 7643 §4.1.2: value is not caseExact). */
+export const EMAIL_SUB: Readonly<Record<string, Leaf<Element>>> = {
+  value: str(false, (e) => e.value),
+  type: str(false, (e) => e.type),
+  display: str(false, (e) => e.display),
+  primary: { type: "boolean", caseExact: true, values: (e) => [e.primary] },
+};
+
+/** Sub-attributes of a `members` value (RFC 7643 §4.2: value is an id, caseExact). */
+export const MEMBER_SUB: Readonly<Record<string, Leaf<Element>>> = {
+  value: str(true, (m) => m.value),
+  display: str(false, (m) => m.display),
+  type: str(false, (m) => m.type),
+};
+
+/**
+ * What a /Users filter may name (public-spec-facts §5: userName eq, case-insensitive;
+ * externalId eq, case-sensitive; emails[value eq ...]), plus a few common others.
+ * Faults remove the email paths or make userName eq case-sensitive, here only.
+ */
+export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
+  const core = "urn:ietf:params:scim:schemas:core:2.0:user";
+  return {
+    urns: [core],
+    leaves: {
+      id: str(true, (u) => u.id),
+      username: {
+        ...str(false, (u: UserRecord) => u.userName),
+        eqCaseExact: faults.has("username-filter-case-sensitive"),
+      },
+      externalid: str(true, (u) => u.externalId),
+      displayname: str(false, (u) => u.displayName),
+      "name.givenname": str(false, (u) => u.name?.givenName),
+      "name.familyname": str(false, (u) => u.name?.familyName),
+      "name.formatted": str(false, (u) => u.name?.formatted),
+      active: { type: "boolean", caseExact: true, values: (u) => [u.active] },
+      "meta.created": date((u) => u.created),
+      "meta.lastmodified": date((u) => u.lastModified),
+    },
+    multi: faults.has("email-filter-unsupported")
+      ? {}
+      : {
+          emails: { elements: (u) => u.emails as unknown as Element[], sub: EMAIL_SUB, defaultSub: "value" },
+        },
+  };
+}
+
+/** What a /Groups filter may name (public-spec-facts §5: displayName eq is the common one). */
+export function groupFilterSchema(
+  memberElements: (g: GroupRecord) => readonly Element[],
+): FilterSchema<GroupRecord> {
+  return {
+    urns: ["urn:ietf:params:scim:schemas:core:2.0:group"],
+    leaves: {
+      id: str(true, (g) => g.id),
+      displayname: str(false, (g) => g.displayName),
+      externalid: str(true, (g) => g.externalId),
+      "meta.created": date((g) => g.created),
+      "meta.lastmodified": date((g) => g.lastModified),
+    },
+    multi: { members: { elements: memberElements, sub: MEMBER_SUB, defaultSub: "value" } },
+  };
+}

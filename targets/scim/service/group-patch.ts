@@ -1,0 +1,80 @@
+import type { FaultSet } from "../faults.js";
+import { compileFilter } from "./filter-eval.js";
+import { MEMBER_SUB } from "./filter-schemas.js";
+import { GROUP_URN, memberValues, parseMembers, type GroupFields, type MemberLookup } from "./group-model.js";
+import { expandPathless, type PatchOperation } from "./patch-op.js";
+import { badRequest } from "./scim-error.js";
+import { asNonEmpty, asString } from "./values.js";
+
+/**
+ * Applies a PatchOp to a group (RFC 7644 §3.5.2; public-spec-facts §5: add with path
+ * `members` and value `[{"value": id}]`, remove with path `members[value eq "id"]`).
+ * Also: replace displayName or externalId, replace or clear members, and remove with
+ * path `members` plus a value listing the members to take out (a common client form).
+ * Works on a copy: a failing operation changes nothing.
+ */
+export function patchGroup(
+  current: GroupFields,
+  ops: readonly PatchOperation[],
+  lookup: MemberLookup,
+  faults: FaultSet,
+): GroupFields {
+  const g: GroupFields = { ...current, members: [...current.members] };
+  for (const op of ops.flatMap(expandPathless)) {
+    const p = op.path;
+    if (p === undefined) continue;
+    if (p.urn !== undefined && p.urn !== GROUP_URN.toLowerCase())
+      throw badRequest("invalidPath", "unknown schema in path");
+    if (p.attr !== "members" && (p.filter !== undefined || p.sub !== undefined)) {
+      throw badRequest("invalidPath", `${p.attr} has no values to select`);
+    }
+    switch (p.attr) {
+      case "displayname":
+        if (op.op === "remove")
+          throw badRequest("mutability", "displayName is required and cannot be removed");
+        g.displayName = asNonEmpty(op.value, "displayName");
+        break;
+      case "externalid":
+        if (op.op === "remove" || op.value === null) delete g.externalId;
+        else g.externalId = asString(op.value, "externalId");
+        break;
+      case "members":
+        g.members = patchMembers(g, op, lookup, faults);
+        break;
+      case "id":
+      case "meta":
+      case "schemas":
+        throw badRequest("mutability", `${p.attr} is read-only`);
+      default:
+        throw badRequest("invalidPath", `attribute ${p.attr.slice(0, 80)} cannot be patched`);
+    }
+  }
+  return g;
+}
+
+function patchMembers(g: GroupFields, op: PatchOperation, lookup: MemberLookup, faults: FaultSet): string[] {
+  const p = op.path;
+  if (p?.sub !== undefined) throw badRequest("invalidPath", "members are added or removed whole");
+  if (op.op === "add") return [...new Set([...g.members, ...parseMembers(op.value, lookup)])];
+  // Which members the operation selects: by the path's filter, by a listed value, or all.
+  let selected: ReadonlySet<string>;
+  if (p?.filter !== undefined) {
+    const match = compileFilter(p.filter, { urns: [], leaves: MEMBER_SUB, multi: {} });
+    selected = new Set(
+      memberValues(g, "", lookup)
+        .filter(match)
+        .map((m) => String(m.value)),
+    );
+  } else if (op.op === "remove" && op.value !== undefined && op.value !== null) {
+    selected = new Set(parseMembers(op.value, () => ({ display: "" })));
+  } else {
+    selected = new Set(g.members);
+  }
+  if (op.op === "remove") {
+    if (faults.has("member-remove-ignored")) return g.members;
+    return g.members.filter((id) => !selected.has(id));
+  }
+  // replace: the selected members give way to the given ones.
+  const kept = g.members.filter((id) => !selected.has(id));
+  return [...new Set([...kept, ...parseMembers(op.value, lookup)])];
+}

@@ -1,0 +1,76 @@
+import { Hono, type Context } from "hono";
+import type { ScimDeps } from "./deps.js";
+import { parseExcluded, withoutExcluded } from "./excluded-attributes.js";
+import { groupFilterSchema } from "./filter-schemas.js";
+import { filterFromQuery } from "./filter-query.js";
+import {
+  memberValues,
+  parseGroupInput,
+  renderGroup,
+  type GroupRecord,
+  type MemberLookup,
+} from "./group-model.js";
+import { patchGroup } from "./group-patch.js";
+import { readJsonObject } from "./json-body.js";
+import { listPage } from "./list.js";
+import { parsePatchRequest } from "./patch-op.js";
+import { notFound } from "./scim-error.js";
+import { pageQuery } from "./user-routes.js";
+
+/**
+ * /Group and /Groups (specs/002 area C Endpoints: the profile writes POST /Group and
+ * GET /Group/{id}; RFC 7644 uses /Groups), both served: create, read with
+ * excludedAttributes=members, list with displayName filters and paging, PATCH members,
+ * DELETE.
+ */
+export function groupRoutes(d: ScimDeps): Hono {
+  const app = new Hono();
+  const lookup: MemberLookup = (id) => {
+    const u = d.users.get(id);
+    return u ? { display: u.displayName ?? u.userName } : undefined;
+  };
+  const filterSchema = groupFilterSchema((g) => memberValues(g, d.base(), lookup));
+  const render = (g: GroupRecord, c: Context): Record<string, unknown> => {
+    // Under excluded-attributes-ignored the parameter is not read at all.
+    const excluded = d.faults.has("excluded-attributes-ignored")
+      ? new Set<string>()
+      : parseExcluded(c.req.query("excludedAttributes"));
+    return withoutExcluded(renderGroup(g, d.base(), lookup, !excluded.has("members")), excluded);
+  };
+  const find = (id: string): GroupRecord => {
+    const group = d.groups.get(id);
+    if (group === undefined) throw notFound("group");
+    return group;
+  };
+
+  for (const path of ["/Group", "/Groups"]) {
+    app.post(path, async (c) => {
+      const group = d.groups.create(parseGroupInput(await readJsonObject(c.req.raw), lookup));
+      return d.respond.json(render(group, c), 201, { location: `${d.base()}/Groups/${group.id}` });
+    });
+
+    app.get(path, (c) => {
+      const match = filterFromQuery(c.req.query("filter"), filterSchema, d.faults);
+      const items = d.groups.all().filter(match);
+      return d.respond.json(
+        listPage(items, pageQuery(c), { kind: "Group", cursors: d.cursors }, (g) => render(g, c)),
+      );
+    });
+
+    app.get(`${path}/:id`, (c) => d.respond.json(render(find(c.req.param("id")), c)));
+
+    app.patch(`${path}/:id`, async (c) => {
+      const body = await readJsonObject(c.req.raw);
+      const group = find(c.req.param("id"));
+      const fields = patchGroup(group, parsePatchRequest(body), lookup, d.faults);
+      return d.respond.json(render(d.groups.update(group.id, fields), c));
+    });
+
+    app.delete(`${path}/:id`, (c) => {
+      if (!d.groups.delete(c.req.param("id"))) throw notFound("group");
+      return c.body(null, 204);
+    });
+  }
+
+  return app;
+}

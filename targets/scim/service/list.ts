@@ -1,0 +1,62 @@
+import { LIMITS } from "../limits.js";
+import type { CursorCodec } from "./cursor.js";
+import { LIST_URN } from "./responder.js";
+
+/** The paging parameters of a list request (RFC 7644 §3.4.2.4, RFC 9865 §2). */
+export interface PageQuery {
+  readonly startIndex: string | undefined;
+  readonly count: string | undefined;
+  readonly cursor: string | undefined;
+}
+
+export interface ListOptions {
+  /** Resource type name, which binds cursors to it. */
+  readonly kind: string;
+  readonly cursors: CursorCodec;
+  /** Where an index page really starts, 0-based, for a requested startIndex (faults move it). */
+  readonly offsetFor?: (startIndex: number) => number;
+}
+
+const integer = (v: string | undefined): number | undefined =>
+  v !== undefined && /^\s*-?\d{1,15}\s*$/.test(v) ? Number(v) : undefined;
+
+/**
+ * One page of a ListResponse over `items` (already filtered, in creation order).
+ * Index paging: startIndex 1-based (below 1 means 1), count defaults to 50 and is capped
+ * at 100 (below 0 means 0: only totalResults). Cursor paging, when `cursor` is present
+ * (empty for the first page): the page after the cursor's position and a nextCursor
+ * while more remain; no startIndex then (RFC 9865 §2.2).
+ */
+export function listPage<T extends { readonly seq: number }>(
+  items: readonly T[],
+  q: PageQuery,
+  opts: ListOptions,
+  render: (item: T) => unknown,
+): Record<string, unknown> {
+  const count = Math.min(Math.max(integer(q.count) ?? LIMITS.defaultPageSize, 0), LIMITS.maxPageSize);
+  if (q.cursor !== undefined) {
+    const after = q.cursor === "" ? 0 : opts.cursors.decode(opts.kind, q.cursor);
+    const rest = items.filter((i) => i.seq > after);
+    const page = rest.slice(0, count);
+    const last = page[page.length - 1];
+    return {
+      schemas: [LIST_URN],
+      totalResults: items.length,
+      itemsPerPage: page.length,
+      ...(last !== undefined && rest.length > page.length
+        ? { nextCursor: opts.cursors.encode(opts.kind, last.seq) }
+        : {}),
+      Resources: page.map(render),
+    };
+  }
+  const startIndex = Math.max(integer(q.startIndex) ?? 1, 1);
+  const offset = Math.max(opts.offsetFor ? opts.offsetFor(startIndex) : startIndex - 1, 0);
+  const page = items.slice(offset, offset + count);
+  return {
+    schemas: [LIST_URN],
+    totalResults: items.length,
+    startIndex,
+    itemsPerPage: page.length,
+    Resources: page.map(render),
+  };
+}

@@ -1,0 +1,44 @@
+import type { FaultSet } from "../faults.js";
+import type { ScimError } from "./scim-error.js";
+
+export const ERROR_URN = "urn:ietf:params:scim:api:messages:2.0:Error";
+export const LIST_URN = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+export const SCIM_MEDIA_TYPE = "application/scim+json";
+
+/** What a fault makes an error detail look like: an internal stack trace with file paths. */
+const FAKE_STACK =
+  "\nError: {detail}\n    at UserStore.get (/srv/app/src/store.js:42:11)\n" +
+  "    at Router.handle (/srv/app/src/router.js:118:5)";
+
+/** Writes SCIM responses: the media type and the error format, in one place. */
+export interface Responder {
+  /** A SCIM JSON body (RFC 7644 §3.1: application/scim+json). */
+  json(body: unknown, status?: number, headers?: Record<string, string>): Response;
+  /** A SCIM error body (RFC 7644 §3.12): status as a string, scimType when there is one. */
+  error(err: ScimError): Response;
+}
+
+/**
+ * The responder of one target. Faults `media-type-json`, `status-number` and
+ * `error-stack-trace` act here and nowhere else, so they change only the shape they name.
+ */
+export function createResponder(faults: FaultSet): Responder {
+  const mediaType = faults.has("media-type-json") ? "application/json" : SCIM_MEDIA_TYPE;
+  const json: Responder["json"] = (body, status = 200, headers = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { ...headers, "content-type": mediaType } });
+  return {
+    json,
+    error(err) {
+      const detail = faults.has("error-stack-trace")
+        ? `${err.detail}${FAKE_STACK.replace("{detail}", err.detail)}`
+        : err.detail;
+      const body = {
+        schemas: [ERROR_URN],
+        status: faults.has("status-number") ? err.status : String(err.status),
+        ...(err.scimType !== undefined ? { scimType: err.scimType } : {}),
+        detail,
+      };
+      return json(body, err.status, err.headers);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { LIMITS } from "../limits.js";
+import { badRequest } from "./scim-error.js";
+import { asBoolean, asList, asNonEmpty, asObject, asString, lowerKeys } from "./values.js";
+
+export const USER_URN = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const ENTERPRISE_URN = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+
+export interface Email {
+  value: string;
+  type?: string;
+  primary?: boolean;
+  display?: string;
+}
+
+/** Sub-attributes of `name` (RFC 7643 §4.1.1), by lower-case name. */
+export const NAME_PARTS = {
+  formatted: "formatted",
+  familyname: "familyName",
+  givenname: "givenName",
+  middlename: "middleName",
+  honorificprefix: "honorificPrefix",
+  honorificsuffix: "honorificSuffix",
+} as const;
+export type NamePart = (typeof NAME_PARTS)[keyof typeof NAME_PARTS];
+export type Name = Partial<Record<NamePart, string>>;
+
+/** The attributes a client controls (RFC 7643 §4.1, plus the enterprise extension §4.3). */
+export interface UserFields {
+  userName: string;
+  externalId?: string;
+  displayName?: string;
+  name?: Name;
+  emails: Email[];
+  active: boolean;
+  enterprise?: Record<string, unknown>;
+}
+
+/** A stored user: its fields plus what the service provider assigns. */
+export interface UserRecord extends UserFields {
+  readonly id: string;
+  /** Creation order, for stable listing and cursors. */
+  readonly seq: number;
+  readonly created: string;
+  lastModified: string;
+  version: number;
+}
+
+/** One `emails` value; `value` is required (RFC 7643 §4.1.2). */
+export function parseEmail(v: unknown): Email {
+  const m = lowerKeys(asObject(v, "emails value"));
+  const email: Email = { value: asNonEmpty(m.get("value"), "emails.value") };
+  if (m.get("type") !== undefined && m.get("type") !== null)
+    email.type = asString(m.get("type"), "emails.type");
+  if (m.get("primary") !== undefined && m.get("primary") !== null) {
+    email.primary = asBoolean(m.get("primary"), "emails.primary");
+  }
+  if (m.get("display") !== undefined && m.get("display") !== null) {
+    email.display = asString(m.get("display"), "emails.display");
+  }
+  return email;
+}
+
+/** Bounds `emails` and its primary rule: "true" at most once (RFC 7643 §2.4). */
+export function checkEmails(emails: readonly Email[]): void {
+  if (emails.length > LIMITS.maxEmails)
+    throw badRequest("invalidValue", `at most ${LIMITS.maxEmails} emails`);
+  if (emails.filter((e) => e.primary === true).length > 1) {
+    throw badRequest("invalidValue", "only one email may be primary");
+  }
+}
+
+export function parseEmails(v: unknown): Email[] {
+  const emails = v === null ? [] : asList(v).map(parseEmail);
+  checkEmails(emails);
+  return emails;
+}
+
+/** `name` sub-attributes; unknown sub-attributes are ignored, as for unknown attributes. */
+export function parseName(v: unknown): Name {
+  const name: Name = {};
+  for (const [k, part] of lowerKeys(asObject(v, "name"))) {
+    const canonical = NAME_PARTS[k as keyof typeof NAME_PARTS];
+    if (canonical !== undefined && part !== null) name[canonical] = asString(part, `name.${canonical}`);
+  }
+  return name;
+}
+
+/** The enterprise extension object, kept as given but bounded in size. */
+export function parseEnterprise(v: unknown): Record<string, unknown> {
+  const ext = asObject(v, ENTERPRISE_URN);
+  if (JSON.stringify(ext).length > LIMITS.maxExtensionBytes) {
+    throw badRequest(
+      "invalidValue",
+      `the enterprise extension is larger than ${LIMITS.maxExtensionBytes} bytes`,
+    );
+  }
+  return ext;
+}
+
+/**
+ * A User from a POST body (RFC 7644 §3.3): userName required; externalId, name,
+ * displayName, emails and the enterprise extension kept; active defaults to true.
+ * Read-only attributes (id, meta, groups) are ignored, as RFC 7643 §2.2 allows.
+ */
+export function parseUserInput(body: Record<string, unknown>): UserFields {
+  const m = lowerKeys(body);
+  const schemas = m.get("schemas");
+  if (schemas !== undefined && (!Array.isArray(schemas) || !schemas.includes(USER_URN))) {
+    throw badRequest("invalidValue", `schemas must include ${USER_URN}`);
+  }
+  if (m.get("username") === undefined) throw badRequest("invalidValue", "userName is required");
+  const user: UserFields = {
+    userName: asNonEmpty(m.get("username"), "userName"),
+    emails: m.get("emails") === undefined ? [] : parseEmails(m.get("emails")),
+    active:
+      m.get("active") === undefined || m.get("active") === null ? true : asBoolean(m.get("active"), "active"),
+  };
+  const opt = (k: string): unknown => (m.get(k) === null ? undefined : m.get(k));
+  if (opt("externalid") !== undefined) user.externalId = asString(opt("externalid"), "externalId");
+  if (opt("displayname") !== undefined) user.displayName = asString(opt("displayname"), "displayName");
+  if (opt("name") !== undefined) user.name = parseName(opt("name"));
+  const ext = opt(ENTERPRISE_URN.toLowerCase());
+  if (ext !== undefined) user.enterprise = parseEnterprise(ext);
+  return user;
+}
+
+/** A copy of a user's fields that a PATCH may change without touching the stored one. */
+export function cloneFields(u: UserFields): UserFields {
+  const copy: UserFields = {
+    userName: u.userName,
+    emails: u.emails.map((e) => ({ ...e })),
+    active: u.active,
+  };
+  if (u.externalId !== undefined) copy.externalId = u.externalId;
+  if (u.displayName !== undefined) copy.displayName = u.displayName;
+  if (u.name !== undefined) copy.name = { ...u.name };
+  if (u.enterprise !== undefined) copy.enterprise = structuredClone(u.enterprise);
+  return copy;
+}
+
+/** The User resource as answered (RFC 7643 §4.1, §3.1 meta). `base` is the SCIM base URL. */
+export function renderUser(u: UserRecord, base: string): Record<string, unknown> {
+  const location = `${base}/Users/${u.id}`;
+  return {
+    schemas: u.enterprise ? [USER_URN, ENTERPRISE_URN] : [USER_URN],
+    id: u.id,
+    ...(u.externalId !== undefined ? { externalId: u.externalId } : {}),
+    userName: u.userName,
+    ...(u.name !== undefined && Object.keys(u.name).length > 0 ? { name: u.name } : {}),
+    ...(u.displayName !== undefined ? { displayName: u.displayName } : {}),
+    ...(u.emails.length > 0 ? { emails: u.emails } : {}),
+    active: u.active,
+    ...(u.enterprise ? { [ENTERPRISE_URN]: u.enterprise } : {}),
+    meta: {
+      resourceType: "User",
+      created: u.created,
+      lastModified: u.lastModified,
+      location,
+      version: `W/"${u.version}"`,
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { Hono, type Context } from "hono";
+import type { ScimDeps } from "./deps.js";
+import { parseExcluded, withoutExcluded } from "./excluded-attributes.js";
+import { userFilterSchema } from "./filter-schemas.js";
+import { filterFromQuery } from "./filter-query.js";
+import { readJsonObject } from "./json-body.js";
+import { listPage, type PageQuery } from "./list.js";
+import { parsePatchRequest } from "./patch-op.js";
+import { notFound } from "./scim-error.js";
+import { parseUserInput, renderUser, type UserRecord } from "./user-model.js";
+import { patchUser } from "./user-patch.js";
+
+/** The paging parameters of a request. */
+export const pageQuery = (c: Context): PageQuery => ({
+  startIndex: c.req.query("startIndex"),
+  count: c.req.query("count"),
+  cursor: c.req.query("cursor"),
+});
+
+/**
+ * /Users (specs/002 area C Endpoints; RFC 7644 §3.3-§3.6): create, read, list with
+ * filters and paging, PATCH, DELETE.
+ */
+export function userRoutes(d: ScimDeps): Hono {
+  const app = new Hono();
+  const filterSchema = userFilterSchema(d.faults);
+  const render = (u: UserRecord, c: Context): Record<string, unknown> =>
+    withoutExcluded(renderUser(u, d.base()), parseExcluded(c.req.query("excludedAttributes")));
+  const find = (id: string): UserRecord => {
+    const user = d.users.get(id);
+    if (user === undefined) throw notFound("user");
+    return user;
+  };
+
+  // Index pages after the first start one item late or early under the page-border faults.
+  const offsetFor = (startIndex: number): number => {
+    if (startIndex === 1) return 0;
+    if (d.faults.has("page-border-drops")) return startIndex;
+    if (d.faults.has("page-border-repeats")) return startIndex - 2;
+    return startIndex - 1;
+  };
+
+  app.post("/Users", async (c) => {
+    const user = d.users.create(parseUserInput(await readJsonObject(c.req.raw)));
+    const body = render(user, c);
+    const location = `${d.base()}/Users/${user.id}`;
+    // RFC 7644 §3.3: the 201 carries the resource's URI in Location, as meta.location.
+    return d.respond.json(body, 201, d.faults.has("no-location-header") ? {} : { location });
+  });
+
+  app.get("/Users", (c) => {
+    const match = filterFromQuery(c.req.query("filter"), filterSchema, d.faults);
+    const items = d.users.all().filter(match);
+    return d.respond.json(
+      listPage(items, pageQuery(c), { kind: "User", cursors: d.cursors, offsetFor }, (u) => render(u, c)),
+    );
+  });
+
+  app.get("/Users/:id", (c) => d.respond.json(render(find(c.req.param("id")), c)));
+
+  app.patch("/Users/:id", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    const user = find(c.req.param("id"));
+    const fields = patchUser(user, parsePatchRequest(body), d.faults);
+    return d.respond.json(render(d.users.update(user.id, fields), c));
+  });
+
+  app.delete("/Users/:id", (c) => {
+    if (!d.users.delete(c.req.param("id"))) throw notFound("user");
+    return c.body(null, 204);
+  });
+
+  return app;
+}

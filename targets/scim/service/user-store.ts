@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import type { FaultSet } from "../faults.js";
+import { LIMITS } from "../limits.js";
+import type { AccessRegistry } from "./access-registry.js";
+import { ScimError } from "./scim-error.js";
+import type { UserFields, UserRecord } from "./user-model.js";
+
+const taken = (userName: string): ScimError =>
+  new ScimError(409, "uniqueness", `userName ${JSON.stringify(userName.slice(0, 80))} is already taken`);
+
+/**
+ * The Application's users, in memory, in creation order. Enforces userName uniqueness
+ * without regard to case (RFC 7643 §4.1.1: caseExact false; RFC 7644 §3.3: 409
+ * uniqueness), keeps each user's access in step with `active` (specs/002 area C States),
+ * and frees the userName on DELETE ("a new user with the same username MUST then be
+ * allowed"). Full at `maxUsers`: one more answers 507.
+ */
+export class UserStore {
+  private readonly users = new Map<string, UserRecord>();
+  /** userNames of deleted users, kept taken only under `deleted-username-reserved`. */
+  private readonly reserved = new Set<string>();
+  private seq = 0;
+  /** Called when a user is really deleted (groups drop it from their members). */
+  onDelete: (id: string) => void = () => undefined;
+
+  constructor(
+    private readonly faults: FaultSet,
+    private readonly access: AccessRegistry,
+  ) {}
+
+  get(id: string): UserRecord | undefined {
+    return this.users.get(id);
+  }
+
+  /** Every user, oldest first. */
+  all(): UserRecord[] {
+    return [...this.users.values()];
+  }
+
+  private holder(userName: string, except?: string): UserRecord | undefined {
+    const lower = userName.toLowerCase();
+    for (const u of this.users.values()) if (u.id !== except && u.userName.toLowerCase() === lower) return u;
+    return undefined;
+  }
+
+  create(fields: UserFields): UserRecord {
+    if (this.users.size >= LIMITS.maxUsers) {
+      throw new ScimError(507, undefined, `this service provider holds at most ${LIMITS.maxUsers} users`);
+    }
+    const lower = fields.userName.toLowerCase();
+    if (this.holder(fields.userName) && !this.faults.has("uniqueness-not-enforced"))
+      throw taken(fields.userName);
+    if (this.reserved.has(lower)) throw taken(fields.userName);
+    const now = new Date().toISOString();
+    const user: UserRecord = {
+      ...fields,
+      id: randomUUID(),
+      seq: ++this.seq,
+      created: now,
+      lastModified: now,
+      version: 1,
+    };
+    this.users.set(user.id, user);
+    if (user.active) this.access.grant(user.id);
+    return user;
+  }
+
+  /** Replaces a user's fields (after a PATCH), keeping access in step with `active`. */
+  update(id: string, fields: UserFields): UserRecord {
+    const old = this.users.get(id);
+    if (old === undefined) throw new ScimError(404, undefined, "user not found");
+    if (fields.userName.toLowerCase() !== old.userName.toLowerCase() && this.holder(fields.userName, id)) {
+      throw taken(fields.userName);
+    }
+    const user: UserRecord = {
+      ...fields,
+      id,
+      seq: old.seq,
+      created: old.created,
+      lastModified: new Date().toISOString(),
+      version: old.version + 1,
+    };
+    this.users.set(id, user);
+    if (old.active && !user.active && !this.faults.has("deactivation-keeps-access"))
+      this.access.revokeAll(id);
+    if (!old.active && user.active) this.access.grant(id);
+    return user;
+  }
+
+  /** Deletes a user; false when there is none. */
+  delete(id: string): boolean {
+    const user = this.users.get(id);
+    if (user === undefined) return false;
+    if (this.faults.has("delete-keeps-user")) return true;
+    this.users.delete(id);
+    this.access.forget(id);
+    if (this.faults.has("deleted-username-reserved")) {
+      if (this.reserved.size >= LIMITS.maxReservedUserNames) {
+        const oldest = this.reserved.values().next();
+        if (oldest.done !== true) this.reserved.delete(oldest.value);
+      }
+      this.reserved.add(user.userName.toLowerCase());
+    }
+    this.onDelete(id);
+    return true;
+  }
+}
