@@ -1,11 +1,7 @@
 import { HarnessError, isUsageError } from "../engine/errors.js";
 import { HARNESS } from "../engine/version.js";
-import { loadSuites } from "../engine/discovery.js";
+import { loadSuitesForProfile } from "../engine/discovery.js";
 import { loadProfile } from "../engine/profile.js";
-import { demoCommand, runCommand } from "./run-cmd.js";
-import { mockCommand, targetCommand } from "./serve-cmd.js";
-import { requirementsCommand } from "./info-cmd.js";
-import { reportCommand } from "./report-cmd.js";
 import { err, green, red } from "./output.js";
 
 const HELP = `idconform ${HARNESS.version}: conformance test harness for identity protocols
@@ -26,20 +22,21 @@ exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known f
 
 async function validateCommand(argv: string[]): Promise<number> {
   if (argv.length !== 1) throw new HarnessError("IDC_USAGE", "usage: idconform validate <profile.yaml>");
-  const p = loadProfile(argv[0]!, await loadSuites());
+  const p = loadProfile(argv[0]!, await loadSuitesForProfile(argv[0]!));
   for (const w of p.warnings) err(`warning: ${w}`);
   err(green(`${argv[0]}: valid profile "${p.name}" (suites: ${Object.keys(p.suites).join(", ")})`));
   return 0;
 }
 
+// Each command's module is imported only when it runs, so start-up pays for one command.
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  run: runCommand,
-  demo: demoCommand,
+  run: async (a) => (await import("./run-cmd.js")).runCommand(a),
+  demo: async (a) => (await import("./run-cmd.js")).demoCommand(a),
   validate: validateCommand,
-  target: targetCommand,
-  mock: mockCommand,
-  requirements: requirementsCommand,
-  report: reportCommand,
+  target: async (a) => (await import("./serve-cmd.js")).targetCommand(a),
+  mock: async (a) => (await import("./serve-cmd.js")).mockCommand(a),
+  requirements: async (a) => (await import("./info-cmd.js")).requirementsCommand(a),
+  report: async (a) => (await import("./report-cmd.js")).reportCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,7 +1,14 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { HarnessError } from "../engine/errors.js";
-import { loadSuites, loadTarget, locateSuites, locateTargets, ROOT } from "../engine/discovery.js";
+import {
+  loadSuites,
+  loadSuitesForProfile,
+  loadTarget,
+  locateSuites,
+  locateTargets,
+  ROOT,
+} from "../engine/discovery.js";
 import { loadProfile } from "../engine/profile.js";
 import { runSuites } from "../engine/runner.js";
 import { writeReports } from "../report/write.js";
@@ -47,7 +54,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const [profilePath, ...extra] = positionals;
   if (!profilePath || extra.length > 0)
     throw new HarnessError("IDC_USAGE", `expected exactly one profile\n\nusage: ${RUN_USAGE}`);
-  const suites = await loadSuites();
+  const suites = await loadSuitesForProfile(profilePath);
   const profile = loadProfile(profilePath, suites);
   for (const w of profile.warnings) err(yellow(`warning: ${w}`));
   const seed = intArg("seed", values.seed, 0, 2 ** 31 - 1);

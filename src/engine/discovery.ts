@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { HarnessError } from "./errors.js";
@@ -77,6 +78,24 @@ export async function loadSuites(names?: readonly string[]): Promise<SuiteManife
     out.push(await load<SuiteManifest>(l));
   }
   return out;
+}
+
+/**
+ * The suites a profile needs: only those its `suites` section names, so a run does not pay
+ * for importing every suite's checks. When the profile cannot be read or names a suite that
+ * does not exist, every suite is loaded, so that validation reports it with the known names.
+ */
+export async function loadSuitesForProfile(path: string): Promise<SuiteManifest[]> {
+  let names: string[] = [];
+  try {
+    const doc = parseYaml(readFileSync(path, "utf8")) as { suites?: unknown } | null;
+    if (doc?.suites !== null && typeof doc?.suites === "object") names = Object.keys(doc.suites);
+  } catch {
+    names = [];
+  }
+  const known = new Set(locateSuites().map((s) => s.name));
+  const usable = names.length > 0 && names.every((n) => known.has(n));
+  return loadSuites(usable ? names : undefined);
 }
 
 export async function loadTarget(name: string): Promise<TargetModule> {
