@@ -206,3 +206,12 @@ function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | unde
   }
   return undefined;
 }
+
+/**
+ * True for what a check throws to end itself rather than to report the target: a skip, an
+ * earlier failure, or a harness error (aborted, unreachable, timed out). Property-based checks
+ * use it so that such a throw inside a property is not mistaken for a counterexample.
+ */
+export function isCheckControl(err: unknown): boolean {
+  return err instanceof SkipCheck || err instanceof StopCheck || err instanceof HarnessError;
+}

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck } from "../../../src/engine/check.js";
 import type { ScimProfile } from "../profile.js";
 import { ScimClient } from "../scim-client.js";
@@ -40,6 +41,7 @@ export const lifecycleChecks = [
         },
       );
       const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.lifecycle.runs });
+      rethrowControl(out);
       const err =
         out.errorInstance instanceof Error
           ? out.errorInstance.message.split("\n")[0]

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, URN } from "../scim-client.js";
@@ -143,6 +144,7 @@ export const paginationChecks = [
           },
         );
         const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.pagination.runs });
+        rethrowControl(out);
         c.check("SCIM-LIST-PAGINATION", !out.failed, {
           expected: "every walk lists each user once, in the same order, never more than count per page",
           actual: out.failed
