@@ -120,6 +120,104 @@ export const faults = [
     description: "DELETE /Users/{id} answers 204 but the user stays readable",
     breaks: ["SCIM-USER-DELETE", "SCIM-USER-LIFECYCLE"],
   },
+  {
+    id: "spc-missing",
+    description: "GET /ServiceProviderConfig answers 404 (SCIM error): there is no such endpoint",
+    breaks: ["SCIM-SPC-AVAILABLE"],
+  },
+  {
+    id: "resource-types-no-group",
+    description: "GET /ResourceTypes lists only the User resource type, not Group",
+    breaks: ["SCIM-RT-USERS-GROUPS"],
+  },
+  {
+    id: "bad-token-accepted",
+    description:
+      "a well-formed Bearer token the server never issued is served as if it held the scim scope (no token at all is still 401)",
+    breaks: ["SCIM-AUTH-BAD-TOKEN"],
+  },
+  {
+    id: "token-type-missing",
+    description: "the token response carries no token_type (the token itself works)",
+    breaks: ["SCIM-AUTH-JWT-CLIENT"],
+  },
+  {
+    id: "token-no-expiry",
+    description: "access tokens never expire, and the token response carries no expires_in",
+    breaks: ["SCIM-AUTH-TOKEN-EXPIRES"],
+  },
+  {
+    id: "assertion-signature-unchecked",
+    description:
+      "the token endpoint does not verify the client assertion's signature (its claims are still checked)",
+    breaks: ["SCIM-AUTH-ASSERTION-SIG"],
+  },
+  {
+    id: "assertion-exp-unchecked",
+    description: "the token endpoint accepts a client assertion whose exp has passed",
+    breaks: ["SCIM-AUTH-ASSERTION-EXP"],
+  },
+  {
+    id: "email-primary-dropped",
+    description: "POST /Users drops the primary flag of the emails given (values and types are kept)",
+    breaks: ["SCIM-USER-REQUIRED-ATTRS"],
+  },
+  {
+    id: "get-user-no-username",
+    description: "GET /Users/{id} answers the user without its userName (lists and PATCH answers keep it)",
+    breaks: ["SCIM-USER-GET"],
+  },
+  {
+    id: "externalid-filter-unsupported",
+    description: "filters on externalId answer 400 invalidFilter",
+    breaks: ["SCIM-USER-FILTER-EXTERNALID"],
+  },
+  {
+    id: "patch-displayname-ignored",
+    description: "PATCH of a user's displayName answers 200 but leaves it unchanged",
+    breaks: ["SCIM-USER-PATCH"],
+  },
+  {
+    id: "deactivation-refused",
+    description: "PATCH active false on an active user answers 400 mutability: users cannot be deactivated",
+    breaks: ["SCIM-USER-DEACTIVATE", "SCIM-USER-LIFECYCLE"],
+  },
+  {
+    id: "list-start-index-zero-based",
+    description: "ListResponses of index paging state startIndex 0-based (one less than the page asked)",
+    breaks: ["SCIM-LIST-RESPONSE"],
+  },
+  {
+    id: "cursor-repeats",
+    description:
+      "GET /Users nextCursor continues before the page's last user, so each cursor page repeats it",
+    breaks: ["SCIM-LIST-CURSOR"],
+  },
+  {
+    id: "group-create-200",
+    description: "POST /Group (and /Groups) creates the group but answers 200 instead of 201",
+    breaks: ["SCIM-GROUP-CREATE"],
+  },
+  {
+    id: "groups-list-ignores-count",
+    description: "GET /Groups ignores count: every page holds up to the default page size (50)",
+    breaks: ["SCIM-GROUP-LIST"],
+  },
+  {
+    id: "member-add-ignored",
+    description: "PATCH add of group members answers 200 but adds nobody",
+    breaks: ["SCIM-GROUP-MEMBER-ADD"],
+  },
+  {
+    id: "invalid-json-500",
+    description: 'a request body that is not JSON answers 500 (SCIM error, status "500", no scimType)',
+    breaks: ["SCIM-ERROR-SYNTAX"],
+  },
+  {
+    id: "group-not-found-200",
+    description: "GET /Groups/{id} of an unknown id answers 200 with an empty ListResponse instead of 404",
+    breaks: ["SCIM-ERROR-NOT-FOUND"],
+  },
 ] as const satisfies readonly FaultDef[];
 
 /** The id of a fault of this target. */

@@ -319,3 +319,89 @@ describe("SCIM reference target fault page-border-drops", () => {
     expect(first.body.Resources[0].userName).toBe("drop-0");
   });
 });
+
+/** A well-formed JWT whose signature no longer verifies (one signature character changed). */
+function tamper(jwt: string): string {
+  const i = jwt.lastIndexOf(".") + 5;
+  return `${jwt.slice(0, i)}${jwt[i] === "A" ? "B" : "A"}${jwt.slice(i + 1)}`;
+}
+
+describe("SCIM reference target fault bad-token-accepted", () => {
+  const t = withTarget(["bad-token-accepted"]);
+  it("serves a token it never issued, but still refuses a request without one", async () => {
+    expect((await t().call("GET", "/Users", { token: "never-issued" })).status).toBe(200);
+    expect((await t().call("GET", "/Users", { token: null })).status).toBe(401);
+    // A token it did issue keeps its scopes: one without scim is still refused.
+    expect((await t().call("GET", "/Users", { token: await t().token("profile") })).status).toBe(403);
+  });
+});
+
+describe("SCIM reference target fault assertion-signature-unchecked", () => {
+  const t = withTarget(["assertion-signature-unchecked"]);
+  it("accepts an assertion with a bad signature, but still checks its claims", async () => {
+    expect((await t().tokenRequest(tamper(await t().assertion()))).status).toBe(200);
+    const aud = await t().tokenRequest(
+      tamper(await t().assertion({ aud: "https://elsewhere.invalid/token" })),
+    );
+    expect([aud.status, aud.body.error]).toEqual([401, "invalid_client"]);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await t().tokenRequest(tamper(await t().assertion({ iat: now - 900, exp: now - 600 })));
+    expect(expired.status).toBe(401);
+  });
+});
+
+describe("SCIM reference target fault assertion-exp-unchecked", () => {
+  const t = withTarget(["assertion-exp-unchecked"]);
+  it("accepts an expired assertion, but still checks its signature, aud and jti", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const old = { iat: now - 900, exp: now - 600 };
+    expect((await t().tokenRequest(await t().assertion(old))).status).toBe(200);
+    expect((await t().tokenRequest(tamper(await t().assertion(old)))).status).toBe(401);
+    const aud = await t().tokenRequest(
+      await t().assertion({ ...old, aud: "https://elsewhere.invalid/token" }),
+    );
+    expect(aud.status).toBe(401);
+    const once = await t().assertion();
+    expect((await t().tokenRequest(once)).status).toBe(200);
+    expect((await t().tokenRequest(once)).status).toBe(401);
+  });
+});
+
+describe("SCIM reference target faults token-no-expiry and token-type-missing", () => {
+  const t = withTarget(["token-no-expiry", "token-type-missing"]);
+  it("answers a working token without expires_in and token_type", async () => {
+    const res = await t().tokenRequest(await t().assertion(), "scim");
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty("expires_in");
+    expect(res.body).not.toHaveProperty("token_type");
+    expect((await t().call("GET", "/Users", { token: String(res.body.access_token) })).status).toBe(200);
+  });
+});
+
+describe("SCIM reference target fault cursor-repeats", () => {
+  const t = withTarget(["cursor-repeats"]);
+  it("continues each cursor page at the previous page's last user; index pages are unaffected", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await t().call("POST", "/Users", { body: t().user(`rep-${i}`) })).body.id);
+    const first = await t().call("GET", "/Users?cursor=&count=2");
+    const second = await t().call(
+      "GET",
+      `/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=2`,
+    );
+    const idsOf = (r: Reply) => r.body.Resources.map((u: { id: string }) => u.id);
+    expect(idsOf(first)).toEqual([ids[0], ids[1]]);
+    expect(idsOf(second)).toEqual([ids[1], ids[2]]);
+    expect(idsOf(await t().call("GET", "/Users?startIndex=3&count=2"))).toEqual([ids[2]]);
+  });
+});
+
+describe("SCIM reference target fault group-not-found-200", () => {
+  const t = withTarget(["group-not-found-200"]);
+  it("answers an unknown group id with an empty ListResponse, an unknown user id still with 404", async () => {
+    const res = await t().call("GET", `/Groups/${randomUUID()}`);
+    expect([res.status, res.body.totalResults, res.body.Resources]).toEqual([200, 0, []]);
+    expect((await t().call("GET", `/Users/${randomUUID()}`)).status).toBe(404);
+    expect((await t().call("DELETE", `/Groups/${randomUUID()}`)).status).toBe(404);
+  });
+});

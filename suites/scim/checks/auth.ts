@@ -13,10 +13,13 @@ function oauthOnly(c: CheckContext<ScimProfile>): void {
   if (!isOAuth(c.profile)) c.skip(STATIC, "not-declared");
 }
 
-/** One request per endpoint family of Users and Groups, with the id of nothing. */
-const FAMILIES: readonly [string, string, unknown?][] = [
+/**
+ * One request per endpoint family of Users and Groups, with the id of nothing. What they would
+ * create carries the run's tag, so a target that wrongly accepts them is still swept clean.
+ */
+const families = (name: string): readonly [string, string, unknown?][] => [
   ["GET", "/Users"],
-  ["POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "never-created" }],
+  ["POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: name }],
   ["GET", "/Users/00000000-0000-4000-8000-000000000000"],
   [
     "PATCH",
@@ -28,7 +31,7 @@ const FAMILIES: readonly [string, string, unknown?][] = [
   [
     "POST",
     "/Group",
-    { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "never-created" },
+    { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: name },
   ],
 ];
 
@@ -45,7 +48,7 @@ export const authChecks = [
     async run(c) {
       const s = new ScimClient(c);
       const bogus = `idc-not-a-token-${randomUUID()}`;
-      for (const [method, path, body] of FAMILIES) {
+      for (const [method, path, body] of families(s.name("never-created"))) {
         const none = await s.call(method, path, {
           token: null,
           ...(body ? { body } : {}),

@@ -22,12 +22,20 @@ export class AccessTokens {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Issues a fresh token for `scopes`, valid for the configured lifetime. */
-  issue(clientId: string, scopes: readonly string[]): { token: string; expiresIn: number } {
+  /**
+   * Issues a fresh token for `scopes`, valid for the configured lifetime; with `expiring`
+   * false (the token-no-expiry fault) it never expires and has no expiresIn.
+   */
+  issue(
+    clientId: string,
+    scopes: readonly string[],
+    expiring = true,
+  ): { token: string; expiresIn: number | undefined } {
     if (this.grants.size >= LIMITS.maxLiveTokens) this.evict();
     const token = randomBytes(32).toString("base64url");
-    const expiresIn = LIMITS.tokenLifetimeSeconds;
-    this.grants.set(digest(token), { clientId, scopes, expiresAt: this.now() + expiresIn * 1000 });
+    const expiresIn = expiring ? LIMITS.tokenLifetimeSeconds : undefined;
+    const expiresAt = expiresIn === undefined ? Infinity : this.now() + expiresIn * 1000;
+    this.grants.set(digest(token), { clientId, scopes, expiresAt });
     return { token, expiresIn };
   }
 

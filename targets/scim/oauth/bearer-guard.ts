@@ -33,7 +33,10 @@ export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
         "www-authenticate": offered ? `${REALM}, error="invalid_token"` : REALM,
       });
     }
-    const grant = deps.tokens.lookup(token);
+    // Under bad-token-accepted a token never issued (or expired) passes as one with scim.
+    const grant =
+      deps.tokens.lookup(token) ??
+      (deps.faults.has("bad-token-accepted") ? { scopes: ["scim"], key: `unchecked:${token}` } : undefined);
     if (grant === undefined) {
       throw new ScimError(401, undefined, "the access token is unknown or expired", {
         "www-authenticate": `${REALM}, error="invalid_token"`,

@@ -1,4 +1,14 @@
-import { errors, jwtVerify, type CryptoKey, type JWTVerifyOptions } from "jose";
+import {
+  base64url,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  UnsecuredJWT,
+  type CryptoKey,
+  type JWTPayload,
+  type JWTVerifyOptions,
+  type ProtectedHeaderParameters,
+} from "jose";
 import { LIMITS } from "../limits.js";
 import type { JtiCache } from "./jti-cache.js";
 
@@ -9,12 +19,19 @@ export interface TrustedClient {
   readonly kid: string | undefined;
 }
 
-/** How an assertion is judged; a missing `audiences` or `jtis` skips that rule (a fault). */
+/**
+ * How an assertion is judged; a missing `audiences` or `jtis`, or `signature` or `expiry`
+ * false, skips that rule (a fault).
+ */
 export interface AssertionRules {
   /** Accepted aud values: the token endpoint URL (RFC 7523 §3), and the issuer. */
   readonly audiences: readonly string[] | undefined;
   /** Where used jtis are remembered; undefined accepts replays. */
   readonly jtis: JtiCache | undefined;
+  /** false: the signature is not verified, only the claims (assertion-signature-unchecked). */
+  readonly signature?: boolean;
+  /** false: an exp in the past is accepted (assertion-exp-unchecked). */
+  readonly expiry?: boolean;
   readonly nowSeconds?: () => number;
 }
 
@@ -22,6 +39,12 @@ export interface AssertionRules {
 export type AssertionResult =
   | { readonly ok: true; readonly clientId: string }
   | { readonly ok: false; readonly status: 401 | 503; readonly reason: string };
+
+/** What a verification yields: the claims, and the header (for its kid). */
+interface Verified {
+  readonly payload: JWTPayload;
+  readonly protectedHeader: ProtectedHeaderParameters;
+}
 
 const refuse = (reason: string, status: 401 | 503 = 401): AssertionResult => ({ ok: false, status, reason });
 
@@ -49,7 +72,17 @@ export async function verifyClientAssertion(
   };
   let payload;
   try {
-    const verified = await jwtVerify(jwt, client.key, options);
+    const verify = (o: JWTVerifyOptions): Promise<Verified> =>
+      rules.signature === false ? Promise.resolve(claimsOnly(jwt, o)) : jwtVerify(jwt, client.key, o);
+    let verified: Verified;
+    try {
+      verified = await verify(options);
+    } catch (err) {
+      // Without the expiry rule, an expired assertion is judged as at a moment it was live.
+      if (rules.expiry !== false || !(err instanceof errors.JWTExpired) || err.claim !== "exp") throw err;
+      const exp = typeof err.payload.exp === "number" ? err.payload.exp : now;
+      verified = await verify({ ...options, currentDate: new Date((exp - 1) * 1000) });
+    }
     if (client.kid !== undefined && verified.protectedHeader.kid !== undefined) {
       if (verified.protectedHeader.kid !== client.kid)
         return refuse("the assertion is signed with an unknown key");
@@ -74,6 +107,22 @@ export async function verifyClientAssertion(
     if (used === "full") return refuse("too many assertions in flight; retry later", 503);
   }
   return { ok: true, clientId: client.clientId };
+}
+
+/**
+ * The assertion-signature-unchecked fault: the header's alg is still ES256 and every claim
+ * is validated as jwtVerify would, but the signature is never looked at (the payload is
+ * re-read as an unsecured JWT).
+ */
+function claimsOnly(jwt: string, options: JWTVerifyOptions): Verified {
+  const protectedHeader = decodeProtectedHeader(jwt);
+  if (protectedHeader.alg !== "ES256") throw new errors.JOSEAlgNotAllowed("alg not allowed");
+  const parts = jwt.split(".");
+  if (parts.length !== 3) throw new errors.JWTInvalid("not a JWS");
+  const { algorithms: _algorithms, ...claimOptions } = options;
+  const none = base64url.encode(JSON.stringify({ alg: "none" }));
+  const { payload } = UnsecuredJWT.decode(`${none}.${parts[1]}.`, claimOptions);
+  return { payload, protectedHeader };
 }
 
 /** A short, library-free reason for a failed verification. */

@@ -70,6 +70,8 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
     const result = await verifyClientAssertion(assertion, deps.client, {
       audiences: deps.faults.has("assertion-aud-unchecked") ? undefined : [endpoint, issuer],
       jtis: deps.faults.has("assertion-replay-accepted") ? undefined : deps.jtis,
+      signature: !deps.faults.has("assertion-signature-unchecked"),
+      expiry: !deps.faults.has("assertion-exp-unchecked"),
     });
     if (!result.ok) {
       return result.status === 503
@@ -79,9 +81,18 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
     const scopes = grantScopes(form.get("scope") ?? undefined, deps.faults.has("token-scope-broad"));
     if (scopes === undefined)
       return oauthError(400, "invalid_scope", "none of the requested scopes can be granted");
-    const { token, expiresIn } = deps.tokens.issue(result.clientId, scopes);
+    const { token, expiresIn } = deps.tokens.issue(
+      result.clientId,
+      scopes,
+      !deps.faults.has("token-no-expiry"),
+    );
     return Response.json(
-      { access_token: token, token_type: "Bearer", expires_in: expiresIn, scope: scopes.join(" ") },
+      {
+        access_token: token,
+        ...(deps.faults.has("token-type-missing") ? {} : { token_type: "Bearer" }),
+        ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}),
+        scope: scopes.join(" "),
+      },
       { headers: { "cache-control": "no-store", pragma: "no-cache" } },
     );
   };

@@ -4,7 +4,7 @@ import type { ScimDeps } from "./deps.js";
 import { GROUP_URN } from "./group-model.js";
 import { LIST_URN } from "./responder.js";
 import { renderSchema, SCHEMA_DOCS } from "./schema-docs.js";
-import { notFound } from "./scim-error.js";
+import { notFound, ScimError } from "./scim-error.js";
 import { ENTERPRISE_URN, USER_URN } from "./user-model.js";
 
 const SPC_URN = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
@@ -49,8 +49,10 @@ export function discoveryRoutes(d: ScimDeps): Hono {
     meta: { resourceType: "ResourceType", location: `${d.base()}/ResourceTypes/${rt.id}` },
   });
 
-  app.get("/ServiceProviderConfig", () =>
-    d.respond.json({
+  app.get("/ServiceProviderConfig", () => {
+    // Under spc-missing the endpoint answers as an unknown one does (app.ts notFound).
+    if (d.faults.has("spc-missing")) throw new ScimError(404, undefined, "no such endpoint");
+    return d.respond.json({
       schemas: [SPC_URN],
       patch: { supported: true },
       bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
@@ -70,12 +72,15 @@ export function discoveryRoutes(d: ScimDeps): Hono {
         cursorTimeout: LIMITS.cursorTimeoutSeconds,
       },
       meta: { resourceType: "ServiceProviderConfig", location: `${d.base()}/ServiceProviderConfig` },
-    }),
-  );
+    });
+  });
 
-  app.get("/ResourceTypes", () => d.respond.json(list(RESOURCE_TYPES.map(resourceType))));
+  const resourceTypes = d.faults.has("resource-types-no-group")
+    ? RESOURCE_TYPES.filter((rt) => rt.id !== "Group")
+    : RESOURCE_TYPES;
+  app.get("/ResourceTypes", () => d.respond.json(list(resourceTypes.map(resourceType))));
   app.get("/ResourceTypes/:id", (c) => {
-    const rt = RESOURCE_TYPES.find((r) => r.id === c.req.param("id"));
+    const rt = resourceTypes.find((r) => r.id === c.req.param("id"));
     if (rt === undefined) throw notFound("resource type");
     return d.respond.json(resourceType(rt));
   });

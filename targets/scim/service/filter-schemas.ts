@@ -34,7 +34,7 @@ export const MEMBER_SUB: Readonly<Record<string, Leaf<Element>>> = {
 /**
  * What a /Users filter may name (public-spec-facts §5: userName eq, case-insensitive;
  * externalId eq, case-sensitive; emails[value eq ...]), plus a few common others.
- * Faults remove the email paths or make userName eq case-sensitive, here only.
+ * Faults remove the email or externalId paths or make userName eq case-sensitive, here only.
  */
 export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
   const core = "urn:ietf:params:scim:schemas:core:2.0:user";
@@ -46,7 +46,10 @@ export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
         ...str(false, (u: UserRecord) => u.userName),
         eqCaseExact: faults.has("username-filter-case-sensitive"),
       },
-      externalid: str(true, (u) => u.externalId),
+      // Under externalid-filter-unsupported externalId is not a filterable attribute (400).
+      ...(faults.has("externalid-filter-unsupported")
+        ? {}
+        : { externalid: str(true, (u: UserRecord) => u.externalId) }),
       displayname: str(false, (u) => u.displayName),
       "name.givenname": str(false, (u) => u.name?.givenName),
       "name.familyname": str(false, (u) => u.name?.familyName),

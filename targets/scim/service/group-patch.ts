@@ -55,7 +55,11 @@ export function patchGroup(
 function patchMembers(g: GroupFields, op: PatchOperation, lookup: MemberLookup, faults: FaultSet): string[] {
   const p = op.path;
   if (p?.sub !== undefined) throw badRequest("invalidPath", "members are added or removed whole");
-  if (op.op === "add") return [...new Set([...g.members, ...parseMembers(op.value, lookup)])];
+  if (op.op === "add") {
+    const added = parseMembers(op.value, lookup);
+    if (faults.has("member-add-ignored")) return g.members;
+    return [...new Set([...g.members, ...added])];
+  }
   // Which members the operation selects: by the path's filter, by a listed value, or all.
   let selected: ReadonlySet<string>;
   if (p?.filter !== undefined) {

@@ -45,22 +45,41 @@ export function groupRoutes(d: ScimDeps): Hono {
 
   for (const path of ["/Group", "/Groups"]) {
     app.post(path, async (c) => {
-      const group = d.groups.create(parseGroupInput(await readJsonObject(c.req.raw), lookup));
-      return d.respond.json(render(group, c), 201, { location: `${d.base()}/Groups/${group.id}` });
+      const group = d.groups.create(parseGroupInput(await readJsonObject(c.req.raw, d.faults), lookup));
+      const status = d.faults.has("group-create-200") ? 200 : 201;
+      return d.respond.json(render(group, c), status, { location: `${d.base()}/Groups/${group.id}` });
     });
 
     app.get(path, (c) => {
       const match = filterFromQuery(c.req.query("filter"), filterSchema, d.faults);
       const items = d.groups.all().filter(match);
+      const query = pageQuery(c);
       return d.respond.json(
-        listPage(items, pageQuery(c), { kind: "Group", cursors: d.cursors }, (g) => render(g, c)),
+        listPage(
+          items,
+          d.faults.has("groups-list-ignores-count") ? { ...query, count: undefined } : query,
+          {
+            kind: "Group",
+            cursors: d.cursors,
+            zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
+          },
+          (g) => render(g, c),
+        ),
       );
     });
 
-    app.get(`${path}/:id`, (c) => d.respond.json(render(find(c.req.param("id")), c)));
+    app.get(`${path}/:id`, (c) => {
+      // Under group-not-found-200 an unknown id reads like a filter that matched nothing.
+      if (d.faults.has("group-not-found-200") && d.groups.get(c.req.param("id")) === undefined) {
+        return d.respond.json(
+          listPage([], pageQuery(c), { kind: "Group", cursors: d.cursors }, (g) => render(g, c)),
+        );
+      }
+      return d.respond.json(render(find(c.req.param("id")), c));
+    });
 
     app.patch(`${path}/:id`, async (c) => {
-      const body = await readJsonObject(c.req.raw);
+      const body = await readJsonObject(c.req.raw, d.faults);
       const group = find(c.req.param("id"));
       const fields = patchGroup(group, parsePatchRequest(body), lookup, d.faults);
       return d.respond.json(render(d.groups.update(group.id, fields), c));

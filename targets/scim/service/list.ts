@@ -15,6 +15,10 @@ export interface ListOptions {
   readonly cursors: CursorCodec;
   /** Where an index page really starts, 0-based, for a requested startIndex (faults move it). */
   readonly offsetFor?: (startIndex: number) => number;
+  /** The list-start-index-zero-based fault: the answer states startIndex one less than asked. */
+  readonly zeroBasedStartIndex?: boolean;
+  /** The cursor-repeats fault: nextCursor continues before the page's last item, not after it. */
+  readonly cursorRepeatsLast?: boolean;
 }
 
 const integer = (v: string | undefined): number | undefined =>
@@ -44,7 +48,7 @@ export function listPage<T extends { readonly seq: number }>(
       totalResults: items.length,
       itemsPerPage: page.length,
       ...(last !== undefined && rest.length > page.length
-        ? { nextCursor: opts.cursors.encode(opts.kind, last.seq) }
+        ? { nextCursor: opts.cursors.encode(opts.kind, opts.cursorRepeatsLast ? last.seq - 1 : last.seq) }
         : {}),
       Resources: page.map(render),
     };
@@ -55,7 +59,7 @@ export function listPage<T extends { readonly seq: number }>(
   return {
     schemas: [LIST_URN],
     totalResults: items.length,
-    startIndex,
+    startIndex: opts.zeroBasedStartIndex ? startIndex - 1 : startIndex,
     itemsPerPage: page.length,
     Resources: page.map(render),
   };

@@ -69,6 +69,9 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
       if (active && !u.active && faults.has("reactivation-refused")) {
         throw badRequest("mutability", "a deactivated user cannot be reactivated");
       }
+      if (!active && u.active && faults.has("deactivation-refused")) {
+        throw badRequest("mutability", "an active user cannot be deactivated");
+      }
       u.active = active;
       return;
     }
@@ -81,6 +84,8 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
     case "externalid": {
       noFilter(p);
       const key = p.attr === "displayname" ? "displayName" : "externalId";
+      // Under patch-displayname-ignored the operation is accepted and changes nothing.
+      if (key === "displayName" && faults.has("patch-displayname-ignored")) return;
       if (remove || op.value === null) delete u[key];
       else u[key] = asString(op.value, key);
       return;

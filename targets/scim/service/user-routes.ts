@@ -41,7 +41,9 @@ export function userRoutes(d: ScimDeps): Hono {
   };
 
   app.post("/Users", async (c) => {
-    const user = d.users.create(parseUserInput(await readJsonObject(c.req.raw)));
+    const fields = parseUserInput(await readJsonObject(c.req.raw, d.faults));
+    if (d.faults.has("email-primary-dropped")) fields.emails = fields.emails.map(({ primary: _, ...e }) => e);
+    const user = d.users.create(fields);
     const body = render(user, c);
     const location = `${d.base()}/Users/${user.id}`;
     // RFC 7644 §3.3: the 201 carries the resource's URI in Location, as meta.location.
@@ -52,14 +54,29 @@ export function userRoutes(d: ScimDeps): Hono {
     const match = filterFromQuery(c.req.query("filter"), filterSchema, d.faults);
     const items = d.users.all().filter(match);
     return d.respond.json(
-      listPage(items, pageQuery(c), { kind: "User", cursors: d.cursors, offsetFor }, (u) => render(u, c)),
+      listPage(
+        items,
+        pageQuery(c),
+        {
+          kind: "User",
+          cursors: d.cursors,
+          offsetFor,
+          zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
+          cursorRepeatsLast: d.faults.has("cursor-repeats"),
+        },
+        (u) => render(u, c),
+      ),
     );
   });
 
-  app.get("/Users/:id", (c) => d.respond.json(render(find(c.req.param("id")), c)));
+  app.get("/Users/:id", (c) => {
+    const body = render(find(c.req.param("id")), c);
+    if (d.faults.has("get-user-no-username")) delete body.userName;
+    return d.respond.json(body);
+  });
 
   app.patch("/Users/:id", async (c) => {
-    const body = await readJsonObject(c.req.raw);
+    const body = await readJsonObject(c.req.raw, d.faults);
     const user = find(c.req.param("id"));
     const fields = patchUser(user, parsePatchRequest(body), d.faults);
     return d.respond.json(render(d.users.update(user.id, fields), c));
