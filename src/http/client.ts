@@ -1,5 +1,7 @@
 import { Agent, request, type Dispatcher } from "undici";
 import { readFileSync } from "node:fs";
+import { PassThrough, type Readable, type Transform } from "node:stream";
+import { constants as zc, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { HarnessError, type HarnessErrorCode } from "../engine/errors.js";
 import { EVIDENCE_BODY_CAP, type Exchange } from "./exchange.js";
 import { toCurl } from "./curl.js";
@@ -36,6 +38,16 @@ export interface HttpRequest {
   readonly follow?: number;
   /** Short name shown in the report beside the exchange ("create user"). */
   readonly label?: string;
+  /**
+   * Decode the body per its Content-Encoding (gzip, deflate, br) into `text`; `bytes` stays the
+   * count on the wire. A body that does not decode sets `decodeError` (a finding, not a throw).
+   */
+  readonly decode?: boolean;
+  /**
+   * Read the body as it arrives and drop the connection once this returns true for the text so
+   * far (how a client abandons a stream); the response is then marked `stopped`.
+   */
+  readonly stopWhen?: (text: string) => boolean;
 }
 
 export interface HttpResponse {
@@ -49,6 +61,10 @@ export interface HttpResponse {
   /** Parsed body, or `undefined` with `jsonError` set when the body is not JSON. */
   readonly json: unknown;
   readonly jsonError: string | undefined;
+  /** With `stopWhen`: the client dropped the connection before the body ended. */
+  readonly stopped?: boolean;
+  /** With `decode`: why the body did not decode per its Content-Encoding. */
+  readonly decodeError?: string | undefined;
 }
 
 interface RawExchange {
@@ -223,6 +239,38 @@ export class RecordingClient {
     const bodiless =
       method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
     const declared = bodiless ? 0 : Number(raw.resHeaders["content-length"] ?? "NaN");
+    if (!bodiless && (req.decode || req.stopWhen)) {
+      let read: Awaited<ReturnType<typeof readStream>>;
+      try {
+        read = await readStream(
+          res.body,
+          req.decode ? raw.resHeaders["content-encoding"] : undefined,
+          maxBytes,
+          raw,
+          req.stopWhen,
+        );
+      } catch (err) {
+        return failed(raw, url, ...classify(err, timeout, timeoutMs));
+      }
+      if (read.text === undefined)
+        return failed(
+          raw,
+          url,
+          "IDC_HTTP_TOO_LARGE",
+          `response body passed the ${maxBytes}-byte cap; reading stopped`,
+        );
+      raw.resBody = read.text;
+      raw.durationMs = Date.now() - raw.startedAt;
+      return new RecordedResponse(
+        res.statusCode,
+        raw.resHeaders,
+        read.text,
+        raw.resBytes,
+        raw.id,
+        read.stopped,
+        read.decodeError,
+      );
+    }
     let text: string;
     try {
       if (declared > maxBytes) {
@@ -334,6 +382,81 @@ async function readCapped(
   return Buffer.concat(chunks).toString("utf8");
 }
 
+function decoderFor(encoding: string | undefined): Transform | undefined {
+  // Z_SYNC_FLUSH: a stream the client drops mid-way still yields what arrived.
+  const e = encoding?.trim().toLowerCase();
+  if (e === "gzip" || e === "x-gzip") return createGunzip({ finishFlush: zc.Z_SYNC_FLUSH });
+  if (e === "deflate") return createInflate({ finishFlush: zc.Z_SYNC_FLUSH });
+  if (e === "br") return createBrotliDecompress({ finishFlush: zc.BROTLI_OPERATION_FLUSH });
+  return undefined;
+}
+
+/**
+ * Reads a body as it arrives: decoded when asked, bounded on the wire and after decoding
+ * (a compression bomb stops at the cap), and dropped early once `stopWhen` is satisfied.
+ */
+async function readStream(
+  body: Readable,
+  encoding: string | undefined,
+  maxBytes: number,
+  raw: RawExchange,
+  stopWhen: ((text: string) => boolean) | undefined,
+): Promise<{ text: string | undefined; stopped: boolean; decodeError?: string }> {
+  const unknownEncoding =
+    encoding !== undefined &&
+    !["identity", ""].includes(encoding.trim().toLowerCase()) &&
+    decoderFor(encoding) === undefined;
+  const sink: Transform = decoderFor(encoding) ?? new PassThrough();
+  const td = new TextDecoder();
+  let text = "";
+  let stopped = false;
+  let decodeError: string | undefined = unknownEncoding
+    ? `unsupported Content-Encoding ${encoding}`
+    : undefined;
+  const drop = (): void => {
+    body.on("error", () => undefined);
+    sink.on("error", () => undefined);
+    body.destroy();
+    sink.destroy();
+  };
+  body.on("data", (b: Buffer) => {
+    raw.resBytes += b.length;
+    if (raw.resBytes > maxBytes) {
+      raw.truncated = true;
+      drop();
+    }
+  });
+  body.on("error", (e) => sink.destroy(e));
+  body.pipe(sink);
+  try {
+    for await (const chunk of sink) {
+      text += td.decode(chunk as Buffer, { stream: true });
+      if (text.length > maxBytes) raw.truncated = true;
+      if (raw.truncated) break;
+      if (stopWhen?.(text)) {
+        stopped = true;
+        break;
+      }
+    }
+  } catch (err) {
+    if (raw.truncated) {
+      // fall through: reported as over the cap below
+    } else if (sink !== body && (err as { code?: string }).code?.startsWith("Z_")) {
+      decodeError = `the body does not decode as ${encoding}: ${(err as Error).message}`;
+    } else {
+      raw.resBody = text.slice(0, EVIDENCE_BODY_CAP);
+      throw err;
+    }
+  }
+  if (stopped || raw.truncated) drop();
+  if (raw.truncated) {
+    raw.resBody = text.slice(0, EVIDENCE_BODY_CAP);
+    return { text: undefined, stopped };
+  }
+  text += td.decode();
+  return { text, stopped, ...(decodeError ? { decodeError } : {}) };
+}
+
 /** Records why an exchange ended without a complete response, and throws it as a harness error. */
 function failed(raw: RawExchange, url: URL, code: HarnessErrorCode, message: string, cause?: unknown): never {
   raw.error = { code, message };
@@ -351,6 +474,8 @@ class RecordedResponse implements HttpResponse {
     readonly text: string,
     readonly bytes: number,
     readonly exchangeId: number,
+    readonly stopped = false,
+    readonly decodeError: string | undefined = undefined,
   ) {}
 
   header(name: string): string | undefined {

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { gzipSync, createGzip, constants as zc } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HarnessError } from "../../src/engine/errors.js";
@@ -47,6 +48,27 @@ beforeAll(async () => {
       return void res
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify({ authorization: req.headers.authorization ?? null }));
+    if (req.url === "/gz")
+      return void res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync("hello gzip"));
+    if (req.url === "/bad-gz")
+      return void res.writeHead(200, { "content-encoding": "gzip" }).end("not gzip at all");
+    if (req.url === "/bomb")
+      return void res
+        .writeHead(200, { "content-encoding": "gzip" })
+        .end(gzipSync(Buffer.alloc(8 * 1024 * 1024, 97)));
+    if (req.url === "/events") {
+      // An endless event stream, gzip-flushed event by event; the client must drop it.
+      res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
+      const gz = createGzip({ flush: zc.Z_SYNC_FLUSH });
+      gz.pipe(res);
+      let n = 0;
+      const t = setInterval(() => {
+        if (res.destroyed) return clearInterval(t);
+        gz.write(`id: ${++n}\ndata: {}\n\n`);
+      }, 2);
+      res.on("close", () => clearInterval(t));
+      return;
+    }
     if (req.url === "/head-big") return void res.writeHead(200, { "content-length": "999999999" }).end();
     res.writeHead(404).end();
   });
@@ -140,5 +162,30 @@ describe("recording client edge cases (review of the core)", () => {
   it("reads no body for HEAD, whatever Content-Length declares", async () => {
     const res = await client({ maxResponseBytes: 1024 }).send({ method: "HEAD", url: `${base}/head-big` });
     expect(res.status).toBe(200);
+  });
+});
+
+describe("recording client streams (decode, drop mid-stream)", () => {
+  it("decodes gzip when asked; garbage gives decodeError, not an exception", async () => {
+    const c = client();
+    expect((await c.get(`${base}/gz`, { decode: true })).text).toBe("hello gzip");
+    const bad = await c.get(`${base}/bad-gz`, { decode: true });
+    expect(bad.decodeError).toContain("does not decode as gzip");
+  });
+
+  it("stops a compression bomb at the size cap", async () => {
+    expect(await code(client({ maxResponseBytes: 1024 * 1024 }).get(`${base}/bomb`, { decode: true }))).toBe(
+      "IDC_HTTP_TOO_LARGE",
+    );
+  });
+
+  it("drops an endless gzip event stream once stopWhen is met, keeping what arrived", async () => {
+    const res = await client().get(`${base}/events`, {
+      decode: true,
+      stopWhen: (t) => t.includes("id: 3\n"),
+    });
+    expect(res.stopped).toBe(true);
+    expect(res.text).toContain("id: 1\n");
+    expect(res.text).toContain("id: 3\n");
   });
 });
