@@ -28,11 +28,7 @@ const families = (name: string): readonly [string, string, unknown?][] => [
   ],
   ["DELETE", "/Users/00000000-0000-4000-8000-000000000000"],
   ["GET", "/Groups"],
-  [
-    "POST",
-    "/Group",
-    { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: name },
-  ],
+  ["POST", "/Group", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: name }],
 ];
 
 const refused = (res: HttpResponse): boolean =>
