@@ -246,7 +246,10 @@ async function suiteRun(suite: string): Promise<number | undefined> {
   }
 }
 
-for (const [suite, bound] of [["scim", 10_000]] as const) {
+for (const [suite, bound] of [
+  ["scim", 10_000],
+  ["commands", 15_000],
+] as const) {
   const ms = await suiteRun(suite);
   if (ms !== undefined)
     rows.push([

@@ -3,7 +3,7 @@ import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck } from "../../../src/engine/check.js";
 import type { ScimProfile } from "../profile.js";
 import { ScimClient } from "../scim-client.js";
-import { commandArbitraries, type Model, type Real } from "../model/user-commands.js";
+import { commandArbitraries, type Model, type Real, ModelFailure } from "../model/user-commands.js";
 
 const SLOTS = 2;
 
@@ -51,6 +51,8 @@ export const lifecycleChecks = [
         actual: out.failed
           ? `${err} — shrunk sequence: ${String(out.counterexample?.[0])} (seed ${c.seed}; replay with --seed ${c.seed})`
           : "",
+        // The exchange that broke the model (of the shrunk sequence), not the clean-up after it.
+        ...(out.errorInstance instanceof ModelFailure ? { res: out.errorInstance.res } : {}),
       });
     },
   }),

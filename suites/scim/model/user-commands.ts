@@ -26,8 +26,18 @@ const ok = (r: HttpResponse): boolean => r.status === 200 || r.status === 204;
 const path = (slot: Slot): string =>
   `/Users/${encodeURIComponent(slot.id ?? `idc-never-created-${slot.userName}`)}`;
 
+/** A command that broke the model; carries the response, so the finding shows that exchange. */
+export class ModelFailure extends Error {
+  constructor(
+    message: string,
+    readonly res: HttpResponse,
+  ) {
+    super(message);
+  }
+}
+
 function fail(cmd: string, expected: string, r: HttpResponse): never {
-  throw new Error(`${cmd}: expected ${expected}, got ${r.status} ${r.text.slice(0, 120)}`);
+  throw new ModelFailure(`${cmd}: expected ${expected}, got ${r.status} ${r.text.slice(0, 120)}`, r);
 }
 
 export abstract class SlotCommand implements fc.AsyncCommand<Model, Real> {

@@ -1,0 +1,442 @@
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { CommandsProfile } from "../profile.js";
+import { accountClaims, body, CommandClient, isError, said, stateOf } from "../client.js";
+
+type Ctx = CheckContext<CommandsProfile>;
+
+/** Decides the success of one transition: 200 with sub and the new state (or 204, no body). */
+function transition(
+  c: Ctx,
+  id: string,
+  what: string,
+  res: HttpResponse,
+  sub: string,
+  state: string,
+): boolean {
+  const b = body(res);
+  const ok = res.status === 204 || (res.status === 200 && b.account_state === state && b.sub === sub);
+  c.check(id, ok, { expected: `${what}: 200 with account_state ${state}`, actual: said(res), res });
+  if (res.status === 200) {
+    c.check("CMD-SUCCESS-RESPONSE", b.sub === sub && typeof b.account_state === "string", {
+      expected: `${what}: a JSON body with sub ${sub} and account_state`,
+      actual: res.text.slice(0, 200),
+      res,
+    });
+  } else
+    c.check("CMD-SUCCESS-RESPONSE", res.status === 204, {
+      expected: `${what}: 200 (or 204)`,
+      actual: said(res),
+      res,
+    });
+  return ok;
+}
+
+/** The account's state as audit answers it (when the RP supports audit), to confirm a transition. */
+async function audited(k: CommandClient, sub: string): Promise<unknown> {
+  const list = await k.supported();
+  if (!list.includes("audit")) return undefined;
+  return stateOf(await k.account("audit", sub));
+}
+
+/** Checks a 409 incompatible_state with the current state and sub. */
+function incompatible(c: Ctx, what: string, res: HttpResponse, sub: string, state: string): void {
+  const b = body(res);
+  c.check(
+    "CMD-INCOMPATIBLE-STATE",
+    isError(res, 409, "incompatible_state") && b.account_state === state && b.sub === sub,
+    {
+      expected: `${what}: 409 incompatible_state, account_state ${state}, sub ${sub}`,
+      actual: `${said(res)}${b.sub !== sub ? ` sub ${JSON.stringify(b.sub ?? null)}` : ""}`,
+      res,
+    },
+  );
+}
+
+/** specs/002 area A States and transitions (Account lifecycle), one row at a time. */
+export const lifecycleChecks = [
+  defineCheck<CommandsProfile>({
+    id: "commands.state-table",
+    title:
+      "every row of the state table: activate, maintain, suspend, reactivate, archive (from active and suspended), restore, invalidate, delete",
+    requirements: [
+      "CMD-ACTIVATE",
+      "CMD-MAINTAIN",
+      "CMD-SUSPEND",
+      "CMD-REACTIVATE",
+      "CMD-ARCHIVE",
+      "CMD-RESTORE",
+      "CMD-INVALIDATE",
+      "CMD-DELETE",
+      "CMD-SUCCESS-RESPONSE",
+      "CMD-RESPONSE-NO-STORE",
+    ],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("activate");
+      const list = await k.supported();
+      const has = (x: string): boolean => list.includes(x);
+      const a = k.sub("rows");
+      const b = k.sub("rows");
+      try {
+        const act = await k.account("activate", a);
+        c.require(
+          "CMD-ACTIVATE",
+          transition(c, "CMD-ACTIVATE", "activate of a new account", act, a, "active"),
+          { expected: "the account is created", actual: said(act) },
+        );
+        c.check("CMD-RESPONSE-NO-STORE", /no-store/i.test(act.header("cache-control") ?? ""), {
+          expected: "activate: Cache-Control: no-store",
+          actual: act.header("cache-control") ?? "(absent)",
+          res: act,
+        });
+        if (has("maintain"))
+          transition(
+            c,
+            "CMD-MAINTAIN",
+            "maintain",
+            await k.account("maintain", a, { claims: { given_name: "Grace" } }),
+            a,
+            "active",
+          );
+        if (has("invalidate"))
+          transition(
+            c,
+            "CMD-INVALIDATE",
+            "invalidate of an active account",
+            await k.account("invalidate", a),
+            a,
+            "active",
+          );
+        if (has("suspend")) {
+          transition(c, "CMD-SUSPEND", "suspend", await k.account("suspend", a), a, "suspended");
+          const seen = await audited(k, a);
+          if (seen !== undefined)
+            c.check("CMD-SUSPEND", seen === "suspended", {
+              expected: "audit after suspend: suspended",
+              actual: String(seen),
+            });
+          if (has("reactivate"))
+            transition(
+              c,
+              "CMD-REACTIVATE",
+              "reactivate of a suspended account",
+              await k.account("reactivate", a),
+              a,
+              "active",
+            );
+        }
+        if (has("archive")) {
+          transition(
+            c,
+            "CMD-ARCHIVE",
+            "archive of an active account",
+            await k.account("archive", a),
+            a,
+            "archived",
+          );
+          if (has("restore")) {
+            transition(
+              c,
+              "CMD-RESTORE",
+              "restore of an archived account",
+              await k.account("restore", a),
+              a,
+              "active",
+            );
+            const seen = await audited(k, a);
+            if (seen !== undefined)
+              c.check("CMD-RESTORE", seen === "active", {
+                expected: "audit after restore: active",
+                actual: String(seen),
+              });
+          }
+          if (has("suspend")) {
+            transition(
+              c,
+              "CMD-ACTIVATE",
+              "activate of a second account",
+              await k.account("activate", b),
+              b,
+              "active",
+            );
+            await k.account("suspend", b);
+            transition(
+              c,
+              "CMD-ARCHIVE",
+              "archive of a suspended account",
+              await k.account("archive", b),
+              b,
+              "archived",
+            );
+          }
+        }
+        if (has("delete")) {
+          transition(c, "CMD-DELETE", "delete", await k.account("delete", a), a, "unknown");
+          const seen = await audited(k, a);
+          if (seen !== undefined)
+            c.check("CMD-DELETE", seen === "unknown", {
+              expected: "audit after delete: unknown",
+              actual: String(seen),
+            });
+          const again = await k.account("activate", a, { label: "activate the deleted sub again" });
+          c.check("CMD-DELETE", again.status === 200 || again.status === 204, {
+            expected: "after delete the sub is unknown: activate succeeds",
+            actual: said(again),
+            res: again,
+          });
+        }
+      } finally {
+        await k.remove(a, b);
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.incompatible-state",
+    title: "every failed precondition answers 409 incompatible_state with the current account_state and sub",
+    requirements: ["CMD-INCOMPATIBLE-STATE"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("activate");
+      const list = await k.supported();
+      const ghost = k.sub("ghost");
+      for (const cmd of [
+        "maintain",
+        "suspend",
+        "reactivate",
+        "archive",
+        "restore",
+        "delete",
+        "invalidate",
+        "migrate",
+      ].filter((x) => list.includes(x))) {
+        incompatible(
+          c,
+          `${cmd} of an account that does not exist`,
+          await k.account(cmd, ghost, cmd === "migrate" ? { claims: { authentication_provider: "op" } } : {}),
+          ghost,
+          "unknown",
+        );
+      }
+      const a = k.sub("conflict");
+      try {
+        const act = await k.account("activate", a);
+        if (act.status !== 200 && act.status !== 204)
+          c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
+        incompatible(
+          c,
+          "activate of an existing account",
+          await k.account("activate", a, { label: "activate again" }),
+          a,
+          "active",
+        );
+        if (list.includes("reactivate"))
+          incompatible(c, "reactivate of an active account", await k.account("reactivate", a), a, "active");
+        if (list.includes("restore"))
+          incompatible(c, "restore of an active account", await k.account("restore", a), a, "active");
+        if (list.includes("suspend") && (await k.account("suspend", a)).status === 200) {
+          for (const cmd of ["suspend", "maintain", "invalidate", "restore"].filter((x) =>
+            list.includes(x),
+          )) {
+            incompatible(c, `${cmd} of a suspended account`, await k.account(cmd, a), a, "suspended");
+          }
+        }
+        if (list.includes("archive") && (await k.account("archive", a)).status === 200) {
+          for (const cmd of ["archive", "suspend", "reactivate", "maintain", "invalidate"].filter((x) =>
+            list.includes(x),
+          )) {
+            incompatible(c, `${cmd} of an archived account`, await k.account(cmd, a), a, "archived");
+          }
+        }
+      } finally {
+        await k.remove(a);
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.audit",
+    title:
+      "audit answers the account's state (unknown when it does not exist) and the claims the RP kept, as last maintained",
+    requirements: ["CMD-AUDIT-STATE", "CMD-AUDIT-CLAIMS"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("audit", "activate");
+      const ghost = k.sub("never");
+      const none = await k.account("audit", ghost, { label: "audit of an account that does not exist" });
+      c.check("CMD-AUDIT-STATE", none.status === 200 && stateOf(none) === "unknown", {
+        expected: "200 with account_state unknown",
+        actual: said(none),
+      });
+      const a = k.sub("audit");
+      try {
+        const act = await k.account("activate", a);
+        if (act.status !== 200 && act.status !== 204)
+          c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
+        const first = await k.account("audit", a);
+        c.check(
+          "CMD-AUDIT-STATE",
+          first.status === 200 && stateOf(first) === "active" && body(first).sub === a,
+          { expected: "200 with sub and account_state active", actual: said(first) },
+        );
+        let want = accountClaims(a);
+        if ((await k.supported()).includes("maintain")) {
+          want = accountClaims(a, {
+            given_name: "Grace",
+            family_name: "Hopper",
+            email: `${a}@maintained.example.test`,
+          });
+          await k.account("maintain", a, { claims: want });
+        }
+        const after = body(await k.account("audit", a, { label: "audit after maintain" }));
+        const wrong = c.profile.retainedClaims.filter(
+          (name) => JSON.stringify(after[name]) !== JSON.stringify(want[name]),
+        );
+        c.check("CMD-AUDIT-CLAIMS", wrong.length === 0, {
+          expected: `the retained claims (suites.commands.retainedClaims: ${c.profile.retainedClaims.join(", ")}) as last sent`,
+          actual: wrong
+            .map((n) => `${n}: ${JSON.stringify(after[n] ?? null)} (sent ${JSON.stringify(want[n] ?? null)})`)
+            .join("; "),
+        });
+      } finally {
+        await k.remove(a);
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.aud-sub",
+    title:
+      "with aud_sub_required, responses carry aud_sub, and a command naming that aud_sub acts on that account",
+    requirements: ["CMD-AUD-SUB"],
+    async run(c) {
+      const k = new CommandClient(c);
+      const meta = body(await k.metadata(k.tenant, undefined, {}, { label: "metadata (aud_sub_required)" }));
+      if (meta.aud_sub_required !== true)
+        c.skip("not offered: the Metadata Response does not set aud_sub_required", "not-offered");
+      await k.need("activate", "audit");
+      const a = k.sub("audsub");
+      try {
+        const act = await k.account("activate", a);
+        if (act.status !== 200) c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
+        const audSub = body(act).aud_sub;
+        c.require("CMD-AUD-SUB", typeof audSub === "string" && audSub.length > 0, {
+          expected: "activate's response carries aud_sub",
+          actual: JSON.stringify(audSub ?? null),
+        });
+        const viaAudSub = await k.account("audit", a, {
+          claims: { aud_sub: audSub },
+          label: "audit naming aud_sub",
+        });
+        c.check(
+          "CMD-AUD-SUB",
+          viaAudSub.status === 200 && body(viaAudSub).aud_sub === audSub && stateOf(viaAudSub) === "active",
+          {
+            expected: `audit with aud_sub ${String(audSub)}: 200, active, the same aud_sub`,
+            actual: `${said(viaAudSub)} aud_sub ${JSON.stringify(body(viaAudSub).aud_sub ?? null)}`,
+          },
+        );
+        // A command naming an aud_sub no account has must not act on the sub's account.
+        const stranger = await k.account("audit", a, {
+          claims: { aud_sub: `${String(audSub)}-unknown` },
+          label: "audit naming an unknown aud_sub",
+        });
+        c.check(
+          "CMD-AUD-SUB",
+          stranger.status !== 200 || stateOf(stranger) !== "active" || body(stranger).aud_sub !== audSub,
+          {
+            expected: "an unknown aud_sub is not resolved to the sub's account",
+            actual: said(stranger),
+          },
+        );
+      } finally {
+        await k.remove(a);
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.migrate",
+    title:
+      "migrate with authentication_provider op or op_migration succeeds; without it (or with another value) 400 invalid_request",
+    requirements: ["CMD-MIGRATE"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("migrate", "activate");
+      const a = k.sub("migrate");
+      try {
+        const act = await k.account("activate", a);
+        if (act.status !== 200 && act.status !== 204)
+          c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
+        const none = await k.account("migrate", a, { label: "migrate without authentication_provider" });
+        c.check("CMD-MIGRATE", isError(none, 400, "invalid_request"), {
+          expected: "no authentication_provider: 400 invalid_request",
+          actual: said(none),
+        });
+        const rp = await k.account("migrate", a, {
+          claims: { authentication_provider: "rp" },
+          label: "migrate to rp",
+        });
+        c.check("CMD-MIGRATE", isError(rp, 400, "invalid_request"), {
+          expected: "authentication_provider rp: 400 invalid_request",
+          actual: said(rp),
+        });
+        for (const to of ["op_migration", "op"]) {
+          const res = await k.account("migrate", a, {
+            claims: { authentication_provider: to },
+            label: `migrate to ${to}`,
+          });
+          c.check(
+            "CMD-MIGRATE",
+            res.status === 204 || (res.status === 200 && body(res).sub === a && stateOf(res) === "active"),
+            { expected: `migrate to ${to}: 200 with sub and account_state active`, actual: said(res) },
+          );
+        }
+      } finally {
+        await k.remove(a);
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.migrate-errors",
+    title:
+      "a migrate the RP's policy refuses answers 403 access_denied; one it cannot transfer answers 409 authentication_not_transferable",
+    requirements: ["CMD-MIGRATE-DENIED", "CMD-MIGRATE-NOT-TRANSFERABLE"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("migrate", "activate");
+      const cases = [
+        ["CMD-MIGRATE-DENIED", c.profile.migrate.accessDenied, 403, "access_denied", "accessDenied"],
+        [
+          "CMD-MIGRATE-NOT-TRANSFERABLE",
+          c.profile.migrate.notTransferable,
+          409,
+          "authentication_not_transferable",
+          "notTransferable",
+        ],
+      ] as const;
+      if (cases.every(([, t]) => t === undefined))
+        c.skip(
+          "not declared: suites.commands.migrate.accessDenied / notTransferable name no accounts to refuse",
+          "not-declared",
+        );
+      for (const [id, trigger, status, error, key] of cases) {
+        if (trigger === undefined) continue;
+        const a = k.sub(key.toLowerCase());
+        try {
+          const act = await k.account("activate", a, { claims: trigger.claims });
+          if (act.status !== 200 && act.status !== 204)
+            c.skip(
+              `activating the account of suites.commands.migrate.${key} answered ${said(act)}: see CMD-ACTIVATE`,
+              "dependency",
+            );
+          const res = await k.account("migrate", a, { claims: { authentication_provider: "op" } });
+          c.check(id, isError(res, status, error), { expected: `${status} ${error}`, actual: said(res) });
+        } finally {
+          await k.remove(a);
+        }
+      }
+      if (c.profile.migrate.accessDenied === undefined)
+        c.skip("not declared: suites.commands.migrate.accessDenied", "not-declared");
+      if (c.profile.migrate.notTransferable === undefined)
+        c.skip("not declared: suites.commands.migrate.notTransferable", "not-declared");
+    },
+  }),
+];

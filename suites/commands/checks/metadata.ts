@@ -1,0 +1,139 @@
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import type { CommandsProfile } from "../profile.js";
+import { body, CommandClient, said } from "../client.js";
+
+const isJson = (type: string | undefined): boolean => /^application\/json\s*(;|$)/i.test(type ?? "");
+
+/** A plain metadata command must succeed first, or a refusal of the variant proves nothing. */
+async function baseline(c: CheckContext<CommandsProfile>, k: CommandClient): Promise<void> {
+  const res = await k.metadata(k.tenant, undefined, {}, { label: "valid metadata (baseline)" });
+  if (res.status !== 200)
+    c.skip(`a valid metadata command answered ${said(res)}: see CMD-METADATA-SUPPORTED`, "dependency");
+}
+
+/** specs/002 area A: the Metadata Command and the Metadata Response. */
+export const metadataChecks = [
+  defineCheck<CommandsProfile>({
+    id: "commands.metadata",
+    title:
+      "the metadata command answers 200 with a Metadata Response: context, commands_supported with metadata, command_endpoint, client_id; no-store, JSON",
+    requirements: [
+      "CMD-METADATA-SUPPORTED",
+      "CMD-RESPONSE-NO-STORE",
+      "CMD-RESPONSE-JSON",
+      "CMD-METADATA-CONTEXT",
+      "CMD-METADATA-COMMANDS",
+      "CMD-METADATA-ENDPOINT",
+      "CMD-METADATA-CLIENT-ID",
+      "CMD-METADATA-MEMBERS",
+    ],
+    async run(c) {
+      const k = new CommandClient(c);
+      const res = await k.metadata(k.tenant);
+      c.require(
+        "CMD-METADATA-SUPPORTED",
+        res.status === 200 && res.json !== null && typeof res.json === "object",
+        {
+          expected: "200 with a JSON object",
+          actual: said(res),
+        },
+      );
+      c.check("CMD-RESPONSE-NO-STORE", /(^|,)\s*no-store\s*(,|$)/i.test(res.header("cache-control") ?? ""), {
+        expected: "Cache-Control: no-store",
+        actual: res.header("cache-control") ?? "(absent)",
+      });
+      c.check("CMD-RESPONSE-JSON", isJson(res.header("content-type")), {
+        expected: "Content-Type application/json",
+        actual: res.header("content-type") ?? "(absent)",
+      });
+      const m = body(res);
+      const ctx = m.context as { iss?: unknown; tenant?: unknown } | undefined;
+      c.check("CMD-METADATA-CONTEXT", ctx?.iss === k.base.iss && ctx?.tenant === k.tenant, {
+        expected: `context {iss: ${k.base.iss}, tenant: ${k.tenant}}`,
+        actual: JSON.stringify(m.context ?? null),
+      });
+      const list = m.commands_supported;
+      c.check(
+        "CMD-METADATA-COMMANDS",
+        Array.isArray(list) && list.every((x) => typeof x === "string") && list.includes("metadata"),
+        {
+          expected: "commands_supported: an array of names including metadata",
+          actual: JSON.stringify(list ?? null),
+        },
+      );
+      c.check("CMD-METADATA-ENDPOINT", m.command_endpoint === c.profile.baseUrl, {
+        expected: `command_endpoint ${c.profile.baseUrl}`,
+        actual: JSON.stringify(m.command_endpoint ?? null),
+      });
+      c.check("CMD-METADATA-CLIENT-ID", m.client_id === c.profile.clientId, {
+        expected: `client_id ${c.profile.clientId}`,
+        actual: JSON.stringify(m.client_id ?? null),
+      });
+      const problems: string[] = [];
+      if (m.aud_sub_required !== undefined && typeof m.aud_sub_required !== "boolean")
+        problems.push("aud_sub_required is not a boolean");
+      if (m.roles !== undefined) {
+        const ok =
+          Array.isArray(m.roles) &&
+          m.roles.every((r: unknown) => {
+            const o = r as { id?: unknown; display?: unknown; description?: unknown } | null;
+            return (
+              o !== null &&
+              typeof o === "object" &&
+              typeof o.id === "string" &&
+              typeof o.display === "string" &&
+              (o.description === undefined || typeof o.description === "string")
+            );
+          });
+        if (!ok) problems.push("roles is not an array of {id, display, description?} strings");
+        else if (
+          new Set((m.roles as { id: string }[]).map((r) => r.id)).size !== (m.roles as unknown[]).length
+        )
+          problems.push("role ids are not unique");
+      }
+      if (m.jwks_uri !== undefined && (typeof m.jwks_uri !== "string" || !URL.canParse(m.jwks_uri)))
+        problems.push("jwks_uri is not a URL");
+      c.check("CMD-METADATA-MEMBERS", problems.length === 0, {
+        expected: "optional members of their types",
+        actual: problems.join("; "),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.metadata-unknown-fields",
+    title: "a metadata claim with fields the RP does not know is accepted (unknown fields are ignored)",
+    requirements: ["CMD-METADATA-IGNORE-UNKNOWN"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await baseline(c, k);
+      const res = await k.metadata(
+        k.tenant,
+        undefined,
+        { idc_unknown_field: { nested: [1, 2] }, issuer: k.base.iss, token_endpoint: `${k.base.iss}/token` },
+        { label: "metadata with unknown fields" },
+      );
+      c.check("CMD-METADATA-IGNORE-UNKNOWN", res.status === 200, {
+        expected: "200: unknown metadata fields ignored",
+        actual: said(res),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.unknown-parameters",
+    title: "form parameters the RP does not understand, beside command_token, are ignored",
+    requirements: ["CMD-REQUEST-IGNORE-UNKNOWN"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await baseline(c, k);
+      const { res } = await k.send("metadata", {
+        claims: { metadata: {} },
+        form: { idc_unknown: "1", state: "ignored", command: "delete" },
+        label: "metadata with unknown form parameters",
+      });
+      c.check("CMD-REQUEST-IGNORE-UNKNOWN", res.status === 200, {
+        expected: "200: unknown body parameters ignored",
+        actual: said(res),
+      });
+    },
+  }),
+];

@@ -1,0 +1,76 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { CommandsProfile } from "../profile.js";
+import { ASYNC, body, CommandClient, isError, LIFECYCLE, said, TENANT_COMMANDS } from "../client.js";
+
+/** specs/002 area A Errors (unsupported_command) and Metadata Response (commands_supported). */
+export const supportedChecks = [
+  defineCheck<CommandsProfile>({
+    id: "commands.unsupported",
+    title:
+      "a command the RP does not support answers 400 unsupported_command, in agreement with commands_supported",
+    requirements: ["CMD-UNSUPPORTED", "CMD-SUPPORTED-CONSISTENT"],
+    timeoutMs: 60_000,
+    async run(c) {
+      const k = new CommandClient(c);
+      const list = await k.supported();
+      const made = k.sub("unsupported");
+      const unknown = (await k.send("idc_not_a_command", { sub: made, label: "a command no one defines" }))
+        .res;
+      c.check("CMD-UNSUPPORTED", isError(unknown, 400, "unsupported_command"), {
+        expected: "400 unsupported_command",
+        actual: said(unknown),
+      });
+      // Every command name of the document: listed ones must not be refused as unsupported,
+      // others must be. Account commands go to an account that does not exist (409 at most),
+      // tenant commands to a tenant of this run with no accounts.
+      const tenant = k.tenantFor("unsupported");
+      const wrong: string[] = [];
+      // Activate last: before it every account command meets an account that does not exist.
+      const order = [...LIFECYCLE, ...ASYNC, "audit", "migrate", ...TENANT_COMMANDS].filter(
+        (x) => !x.startsWith("activate"),
+      );
+      for (const command of [...order, "activate", "activate_async"]) {
+        const isTenant = TENANT_COMMANDS.includes(command);
+        const extra =
+          command === "metadata"
+            ? { metadata: {} }
+            : command === "migrate"
+              ? { authentication_provider: "op" }
+              : {};
+        const { res } = await k.send(command, {
+          tenant,
+          ...(isTenant ? {} : { sub: made }),
+          claims: extra,
+          ...(command.endsWith("_tenant") ? { headers: { accept: "text/event-stream" }, decode: true } : {}),
+          label: `${command} (${list.includes(command) ? "listed" : "not listed"})`,
+        });
+        const refused = body(res).error === "unsupported_command";
+        if (list.includes(command) === refused)
+          wrong.push(
+            `${command}: ${list.includes(command) ? "listed but refused" : "not listed but answered"} ${said(res)}`,
+          );
+      }
+      await k.remove(made);
+      c.check("CMD-SUPPORTED-CONSISTENT", wrong.length === 0, {
+        expected: "unsupported_command exactly for the commands commands_supported leaves out",
+        actual: wrong.join("; "),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.offered-pairs",
+    title: "an RP that supports suspend supports reactivate, and one that supports archive supports restore",
+    requirements: ["CMD-REACTIVATE-OFFERED", "CMD-RESTORE-OFFERED"],
+    async run(c) {
+      const list = await new CommandClient(c).supported();
+      c.check("CMD-REACTIVATE-OFFERED", !list.includes("suspend") || list.includes("reactivate"), {
+        expected: "reactivate listed beside suspend",
+        actual: JSON.stringify(list),
+      });
+      c.check("CMD-RESTORE-OFFERED", !list.includes("archive") || list.includes("restore"), {
+        expected: "restore listed beside archive",
+        actual: JSON.stringify(list),
+      });
+    },
+  }),
+];

@@ -1,0 +1,203 @@
+import { generateKeyPair, exportJWK, type JWK } from "jose";
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { CommandsProfile } from "../profile.js";
+import { CommandClient, isError, said, type SendOptions } from "../client.js";
+
+type Ctx = CheckContext<CommandsProfile>;
+
+/** A key the OP does not publish, as a private JWK with a kid of its own. */
+async function strangerKey(kid: string): Promise<JWK> {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  return { ...(await exportJWK(privateKey)), alg: "ES256", kid };
+}
+
+/** Before any negative: the same command, valid, must succeed, or the refusals prove nothing. */
+async function baseline(c: Ctx, k: CommandClient): Promise<void> {
+  const res = await k.metadata(k.tenant, undefined, {}, { label: "valid metadata (baseline)" });
+  if (res.status !== 200)
+    c.skip(`a valid metadata command answered ${said(res)}: see CMD-METADATA-SUPPORTED`, "dependency");
+}
+
+/** Sends a defective metadata command and decides `id`: 400 invalid_request. */
+async function refused(
+  c: Ctx,
+  k: CommandClient,
+  id: string,
+  what: string,
+  o: SendOptions,
+  command = "metadata",
+): Promise<HttpResponse> {
+  const claims = command === "metadata" ? { metadata: {}, ...o.claims } : o.claims;
+  const { res } = await k.send(command, { ...o, ...(claims ? { claims } : {}), label: what });
+  c.check(id, isError(res, 400, "invalid_request"), {
+    expected: `${what}: 400 invalid_request`,
+    actual: said(res),
+    res,
+  });
+  c.check("CMD-RESPONSE-JSON", /^application\/json/i.test(res.header("content-type") ?? ""), {
+    expected: `${what}: an application/json error body`,
+    actual: res.header("content-type") ?? "(no Content-Type)",
+    res,
+  });
+  return res;
+}
+
+/** specs/002 area A Command Token, Authentication and Errors: invalid tokens are refused. */
+export const tokenChecks = [
+  defineCheck<CommandsProfile>({
+    id: "commands.token-header",
+    title:
+      "command tokens with a wrong typ, alg none, a bad signature or an unknown kid answer 400 invalid_request",
+    requirements: [
+      "CMD-TOKEN-TYP",
+      "CMD-TOKEN-ALG-NONE",
+      "CMD-TOKEN-SIGNATURE",
+      "CMD-TOKEN-KID",
+      "CMD-RESPONSE-JSON",
+    ],
+    async run(c) {
+      const k = new CommandClient(c);
+      await baseline(c, k);
+      await refused(c, k, "CMD-TOKEN-TYP", "typ JWT", { header: { typ: "JWT" } });
+      await refused(c, k, "CMD-TOKEN-TYP", "no typ", { header: { typ: undefined } });
+      await refused(c, k, "CMD-TOKEN-ALG-NONE", "alg none, no signature", { unsigned: true });
+      await refused(c, k, "CMD-TOKEN-SIGNATURE", "a signature that does not verify", {
+        breakSignature: true,
+      });
+      // Signed by another key under the OP's own kid: only the signature is wrong.
+      const own = JSON.parse(c.profile.op.signingKey ?? k.provided.signingKey) as JWK;
+      await refused(c, k, "CMD-TOKEN-SIGNATURE", "signed by another key with the OP's kid", {
+        key: await strangerKey(own.kid ?? "idc"),
+      });
+      await refused(c, k, "CMD-TOKEN-KID", "a kid the OP does not publish", {
+        key: await strangerKey("idc-unknown-kid"),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.token-claims",
+    title:
+      "expired tokens, another aud or client_id, a nonce, or a missing required claim answer 400 invalid_request",
+    requirements: [
+      "CMD-TOKEN-EXPIRED",
+      "CMD-TOKEN-AUD",
+      "CMD-TOKEN-CLIENT-ID",
+      "CMD-TOKEN-NONCE",
+      "CMD-TOKEN-REQUIRED-CLAIMS",
+      "CMD-RESPONSE-JSON",
+    ],
+    async run(c) {
+      const k = new CommandClient(c);
+      await baseline(c, k);
+      const now = Math.floor(Date.now() / 1000);
+      await refused(c, k, "CMD-TOKEN-EXPIRED", "expired 10 minutes ago", {
+        claims: { iat: now - 900, exp: now - 600 },
+      });
+      await refused(c, k, "CMD-TOKEN-AUD", "aud of another endpoint", {
+        claims: { aud: `${c.profile.baseUrl.replace(/\/$/, "")}/other` },
+      });
+      await refused(c, k, "CMD-TOKEN-CLIENT-ID", "client_id of another RP", {
+        claims: { client_id: `${c.profile.clientId}-other` },
+      });
+      await refused(c, k, "CMD-TOKEN-NONCE", "a nonce claim", { claims: { nonce: "n-0S6_WzA2Mj" } });
+      for (const claim of ["aud", "client_id", "iat", "exp", "jti", "command", "tenant"]) {
+        await refused(c, k, "CMD-TOKEN-REQUIRED-CLAIMS", `no ${claim}`, { claims: { [claim]: undefined } });
+      }
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.token-command-claims",
+    title:
+      "sub in a tenant command, metadata in an account command, authentication_provider outside migrate answer 400 invalid_request",
+    requirements: [
+      "CMD-TOKEN-TENANT-SUB",
+      "CMD-TOKEN-ACCOUNT-METADATA",
+      "CMD-TOKEN-AUTH-PROVIDER",
+      "CMD-RESPONSE-JSON",
+    ],
+    async run(c) {
+      const k = new CommandClient(c);
+      await k.need("audit");
+      await baseline(c, k);
+      const sub = k.sub("claims");
+      const audit = await k.account("audit", sub, { label: "audit (baseline)" });
+      if (audit.status !== 200)
+        c.skip(`a valid audit answered ${said(audit)}: see CMD-AUDIT-STATE`, "dependency");
+      await refused(c, k, "CMD-TOKEN-TENANT-SUB", "metadata with sub", { sub });
+      await refused(
+        c,
+        k,
+        "CMD-TOKEN-ACCOUNT-METADATA",
+        "audit with metadata",
+        { sub, claims: { metadata: {} } },
+        "audit",
+      );
+      await refused(
+        c,
+        k,
+        "CMD-TOKEN-AUTH-PROVIDER",
+        "audit with authentication_provider",
+        { sub, claims: { authentication_provider: "op" } },
+        "audit",
+      );
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.token-issuer",
+    title: "a command token from an issuer the RP does not know answers 401 unrecognized_provider",
+    requirements: ["CMD-TOKEN-ISSUER"],
+    async run(c) {
+      const k = new CommandClient(c);
+      await baseline(c, k);
+      const { res } = await k.send("metadata", {
+        claims: { metadata: {}, iss: "https://unknown-op.idconform.invalid" },
+        key: await strangerKey("idc-unknown-op"),
+        label: "metadata from an unknown OP",
+      });
+      c.check("CMD-TOKEN-ISSUER", isError(res, 401, "unrecognized_provider"), {
+        expected: "401 unrecognized_provider",
+        actual: said(res),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.malformed-request",
+    title: "a request without command_token, or with one that is not a JWT, answers 400 invalid_request",
+    requirements: ["CMD-REQUEST-MALFORMED"],
+    async run(c) {
+      const k = new CommandClient(c);
+      const none = (
+        await k.send("metadata", { omitToken: true, form: { token: "x" }, label: "no command_token" })
+      ).res;
+      c.check("CMD-REQUEST-MALFORMED", isError(none, 400, "invalid_request"), {
+        expected: "no command_token: 400 invalid_request",
+        actual: said(none),
+      });
+      const garbage = (await k.send("metadata", { token: "not-a-jwt", label: "command_token not a JWT" }))
+        .res;
+      c.check("CMD-REQUEST-MALFORMED", isError(garbage, 400, "invalid_request"), {
+        expected: "garbage command_token: 400 invalid_request",
+        actual: said(garbage),
+      });
+    },
+  }),
+  defineCheck<CommandsProfile>({
+    id: "commands.token-replay",
+    title: "a command token replayed with the same jti is refused (a harness recommendation)",
+    requirements: ["CMD-TOKEN-REPLAY"],
+    async run(c) {
+      const k = new CommandClient(c);
+      const claims = k.claims("metadata", { claims: { metadata: {} } });
+      const token = await k.sign(claims);
+      const first = (await k.send("metadata", { token, label: "metadata" })).res;
+      if (first.status !== 200)
+        c.skip(`a valid metadata command answered ${said(first)}: see CMD-METADATA-SUPPORTED`, "dependency");
+      const again = (await k.send("metadata", { token, label: "the same token again" })).res;
+      c.check("CMD-TOKEN-REPLAY", again.status >= 400 && again.status < 500, {
+        expected: "the replay refused (4xx)",
+        actual: said(again),
+      });
+    },
+  }),
+];

@@ -1,0 +1,64 @@
+import type { CheckContext } from "../../src/engine/check.js";
+import { RecordingClient, type ClientOptions } from "../../src/http/client.js";
+import { eventJson, parseSse } from "../../mocks/op/sse.js";
+import type { CommandsProfile } from "./profile.js";
+import { CommandClient, runTenant, TENANTS, type CommandsProvided } from "./client.js";
+
+/**
+ * Deletes every account of this run the RP still holds (after a failed check or an
+ * interrupt): audit_tenant lists each tenant of the run, and accounts whose sub carries the
+ * run's tag are deleted. Returns what could not be deleted, for the report.
+ */
+export async function sweep(
+  profile: CommandsProfile,
+  runId: string,
+  client: ClientOptions,
+  provided: CommandsProvided,
+): Promise<string[]> {
+  const notes: string[] = [];
+  const stop = new AbortController();
+  const ctx = {
+    http: new RecordingClient(client, stop.signal),
+    profile,
+    seed: 0,
+    runId,
+    provided,
+    signal: stop.signal,
+    check: () => true,
+    require: () => undefined,
+    json: () => undefined,
+    skip: (reason: string): never => {
+      throw new Error(reason);
+    },
+    note: (t: string) => void notes.push(t),
+    secret: () => undefined,
+  } as unknown as CheckContext<CommandsProfile>;
+  const k = new CommandClient(ctx);
+  const leftovers: string[] = [];
+  const base = runTenant(profile, runId);
+  try {
+    for (const tenant of [base, ...TENANTS.map((t) => `${base}-${t}`)]) {
+      const { res } = await k.send("audit_tenant", {
+        tenant,
+        decode: true,
+        headers: { accept: "text/event-stream" },
+        label: "sweep",
+      });
+      if (res.status !== 200) continue;
+      const subs = parseSse(res.text)
+        .filter((e) => e.event === "account-state")
+        .map((e) => String(eventJson(e)?.sub ?? ""))
+        .filter((s) => s.startsWith(k.tag));
+      for (const sub of new Set(subs)) {
+        const del = await k.account("delete", sub, { tenant, label: "sweep delete" });
+        if (del.status !== 200 && del.status !== 204 && del.status !== 409)
+          leftovers.push(`account ${sub}: delete answered ${del.status}`);
+      }
+    }
+  } catch (err) {
+    leftovers.push(
+      `the clean-up sweep stopped: ${(err as Error).message}; accounts named ${k.tag}* may remain`,
+    );
+  }
+  return [...leftovers, ...notes];
+}

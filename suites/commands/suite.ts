@@ -1,0 +1,62 @@
+import type { JWK } from "jose";
+import { defineSuite } from "../../src/engine/suite.js";
+import { startOp } from "../../mocks/op/index.js";
+import { catalog } from "./requirements.js";
+import { commandsProfile } from "./profile.js";
+import type { CommandsProvided } from "./client.js";
+import { metadataChecks } from "./checks/metadata.js";
+import { tokenChecks } from "./checks/token.js";
+import { supportedChecks } from "./checks/supported.js";
+import { lifecycleChecks } from "./checks/lifecycle.js";
+import { effectChecks } from "./checks/effects.js";
+import { modelChecks } from "./checks/model.js";
+import { asyncChecks } from "./checks/async.js";
+import { streamChecks } from "./checks/stream.js";
+import { sweep } from "./cleanup.js";
+
+/**
+ * Account commands (specs/002 area A): idconform plays the OP against the RP's Command
+ * Endpoint. The setup starts the mock OP (discovery, jwks_uri, notification endpoints).
+ */
+export default defineSuite({
+  name: "commands",
+  title: "Account commands (RP Command Endpoint)",
+  document: "specs/002 area A",
+  catalog,
+  profileSchema: commandsProfile,
+  checks: [
+    ...metadataChecks,
+    ...tokenChecks,
+    ...supportedChecks,
+    ...lifecycleChecks,
+    ...effectChecks,
+    ...modelChecks,
+    ...asyncChecks,
+    ...streamChecks,
+  ],
+  async setup(profile, run) {
+    const op = await startOp({
+      ...(profile.op.signingKey ? { privateJwk: JSON.parse(profile.op.signingKey) as JWK } : {}),
+      ...(profile.op.issuer ? { issuer: profile.op.issuer } : {}),
+      ...(profile.op.port !== undefined ? { port: profile.op.port } : {}),
+      ...(profile.op.publicUrl ? { publicUrl: profile.op.publicUrl } : {}),
+    });
+    const provided: CommandsProvided = {
+      opUrl: op.url,
+      opPublicUrl: op.publicUrl,
+      issuer: op.issuer,
+      controlToken: op.control.token,
+      signingKey: JSON.stringify(op.privateJwk),
+    };
+    return {
+      provide: { ...provided },
+      teardown: async () => {
+        try {
+          return { leftovers: await sweep(profile, run.runId, run.client, provided) };
+        } finally {
+          await op.close();
+        }
+      },
+    };
+  },
+});

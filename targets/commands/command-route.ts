@@ -1,0 +1,64 @@
+import type { Context } from "hono";
+import type { FaultSet } from "./faults.js";
+import { readCommandToken } from "./http/body.js";
+import { CommandError, MalformedRequest, type Replier } from "./http/reply.js";
+import type { AccountCommands } from "./service/account-commands.js";
+import type { AsyncCommands } from "./service/async-commands.js";
+import { asyncBase, isLifecycleCommand } from "./service/commands.js";
+import { metadataCommand, type MetadataCommandDeps } from "./service/metadata-command.js";
+import { auditTenant, type AuditTenantDeps } from "./stream/audit-tenant.js";
+import { commandRequest, type AccountRequest, type CommandRequest } from "./token/command-rules.js";
+import { verifyCommandToken, type VerifyContext } from "./token/verify.js";
+
+export interface CommandRouteDeps {
+  readonly faults: FaultSet;
+  readonly reply: Replier;
+  readonly verify: () => VerifyContext;
+  readonly accountCommands: AccountCommands;
+  readonly asyncCommands: AsyncCommands;
+  readonly metadata: MetadataCommandDeps;
+  readonly stream: AuditTenantDeps;
+}
+
+/** An Account Command: 200 (202 for the asynchronous forms) with its JSON body. */
+function accountCommand(req: AccountRequest, d: CommandRouteDeps): Response {
+  const { command } = req;
+  if (command === "audit") return d.reply.ok(d.accountCommands.audit(req));
+  if (command === "migrate") return d.reply.ok(d.accountCommands.migrate(req));
+  if (isLifecycleCommand(command)) return d.reply.ok(d.accountCommands.lifecycle(req, command));
+  const base = asyncBase(command);
+  if (base === undefined) throw new Error(`no handler for ${command}`);
+  return d.reply.ok(d.asyncCommands.begin(req, base), d.faults.has("async-answers-200") ? 200 : 202);
+}
+
+/** Reads the form and validates its Command Token (steps 1 to 8). */
+async function parse(raw: Request, d: CommandRouteDeps): Promise<CommandRequest> {
+  const token = await readCommandToken(raw, d.faults.has("unknown-param-rejected"));
+  return commandRequest(await verifyCommandToken(token, d.verify()), d.faults);
+}
+
+/**
+ * POST /commands, the RP's Command Endpoint (specs/002 area A Endpoints): reads the form,
+ * validates the Command Token, and runs the command. Failures are thrown as CommandError
+ * and shaped by the app's error handler.
+ */
+export function commandEndpoint(d: CommandRouteDeps): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const req = await parse(c.req.raw, d).catch((err: unknown) => {
+      if (err instanceof MalformedRequest && d.faults.has("malformed-500")) {
+        throw new CommandError(500, "server_error", undefined);
+      }
+      throw err;
+    });
+    if (req.kind === "account") return accountCommand(req, d);
+    if (req.command === "audit_tenant") {
+      return auditTenant(
+        req,
+        { lastEventId: c.req.header("last-event-id"), acceptEncoding: c.req.header("accept-encoding") },
+        d.stream,
+      );
+    }
+    if (req.metadata === undefined) throw new Error("metadata command without metadata");
+    return d.reply.ok(metadataCommand(req, req.metadata, d.metadata));
+  };
+}

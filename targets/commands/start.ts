@@ -1,0 +1,60 @@
+import type { JWK } from "jose";
+import type { RunningTarget } from "../../src/engine/target.js";
+import { serveApp } from "../../src/http/serve.js";
+import { COMMAND_PATH, createCommandsApp } from "./app.js";
+import { faultSet } from "./faults.js";
+import { RpKeys } from "./service/rp-keys.js";
+import { generateOpKey, trustOp } from "./token/op-keys.js";
+
+/** The RP's client_id at its OP (the demo profile's). */
+export const CLIENT_ID = "idconform-demo-rp";
+/** The one OP issuer the RP trusts. */
+export const OP_ISSUER = "https://op.idconform.test";
+
+export interface StartCommandsOptions {
+  readonly faults: readonly string[];
+  readonly port?: number;
+  /**
+   * The OP's key to trust instead of generating one (public or private). A private JWK is
+   * also handed back in `env`; with a public one, `env` has no IDC_DEMO_COMMANDS_OP_KEY.
+   */
+  readonly opJwk?: JWK;
+  readonly tls?: { key: string; cert: string };
+}
+
+/**
+ * Starts the account-commands reference target (specs/002 area A): an RP's Command
+ * Endpoint on loopback, trusting one OP by static key configuration, with the named
+ * faults. `env` holds what the commands demo profile reads.
+ */
+export async function startCommandsTarget(opts: StartCommandsOptions): Promise<RunningTarget> {
+  const faults = faultSet(opts.faults);
+  const { op, jwk } = await trustOp(OP_ISSUER, opts.opJwk ?? (await generateOpKey()));
+  let origin = "";
+  const { app, close } = createCommandsApp({
+    faults,
+    origin: () => origin,
+    clientId: CLIENT_ID,
+    op,
+    rpKeys: await RpKeys.generate(),
+  });
+  const server = await serveApp(app, {
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    ...(opts.tls ? { tls: opts.tls } : {}),
+  });
+  origin = server.url;
+  return {
+    url: server.url,
+    close: async () => {
+      close();
+      await server.close();
+    },
+    env: {
+      IDC_DEMO_COMMANDS_ENDPOINT: `${origin}${COMMAND_PATH}`,
+      IDC_DEMO_COMMANDS_CLIENT_ID: CLIENT_ID,
+      IDC_DEMO_COMMANDS_OP_ISSUER: OP_ISSUER,
+      ...(typeof jwk.d === "string" ? { IDC_DEMO_COMMANDS_OP_KEY: JSON.stringify(jwk) } : {}),
+      IDC_DEMO_COMMANDS_PROBE: `${origin}/probe/accounts/{sub}/access`,
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { LIMITS } from "../limits.js";
+import type { SseEvent } from "./sse.js";
+
+/** A stream the RP remembers so that a client can resume it. */
+export interface RememberedStream {
+  readonly id: string;
+  readonly iss: string;
+  readonly tenant: string;
+  readonly events: readonly SseEvent[];
+  readonly bytes: number;
+  readonly at: number;
+}
+
+const EVENT_ID = /^([0-9a-f]{32})-([1-9][0-9]{0,8})$/;
+
+/** The id of the `n`th event (1-based) of a stream: `<streamId>-<n>`. */
+export const eventId = (streamId: string, n: number): string => `${streamId}-${n}`;
+
+/**
+ * The recent streams' events, for resuming after a lost connection (specs/002 area A
+ * Tenant Commands with streaming: Resume). Bounded in count, age and total size; a stream
+ * beyond the bounds is forgotten, and resuming it answers 404 last-event-id-unavailable.
+ */
+export class StreamHistory {
+  private readonly streams = new Map<string, RememberedStream>();
+  private bytes = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  remember(id: string, iss: string, tenant: string, events: readonly SseEvent[]): void {
+    const bytes = events.reduce((n, e) => n + e.id.length + e.data.length + 32, 0);
+    if (bytes > LIMITS.maxRememberedStreamBytes) return;
+    this.expire();
+    this.streams.set(id, { id, iss, tenant, events, bytes, at: this.now() });
+    this.bytes += bytes;
+    while (this.streams.size > LIMITS.maxRememberedStreams || this.bytes > LIMITS.maxRememberedStreamBytes) {
+      const oldest = this.streams.values().next();
+      if (oldest.done === true) break;
+      this.forget(oldest.value);
+    }
+  }
+
+  /** The remembered stream and the index of the event a Last-Event-Id names, if any. */
+  find(lastEventId: string): { stream: RememberedStream; index: number } | undefined {
+    this.expire();
+    const m = EVENT_ID.exec(lastEventId);
+    const stream = m ? this.streams.get(m[1] ?? "") : undefined;
+    if (m === null || stream === undefined) return undefined;
+    const index = Number(m[2]) - 1;
+    return stream.events[index]?.id === lastEventId ? { stream, index } : undefined;
+  }
+
+  private forget(stream: RememberedStream): void {
+    this.streams.delete(stream.id);
+    this.bytes -= stream.bytes;
+  }
+
+  private expire(): void {
+    const cutoff = this.now() - LIMITS.streamMemoryMs;
+    for (const s of this.streams.values()) if (s.at <= cutoff) this.forget(s);
+  }
+}

@@ -1,0 +1,38 @@
+import { MalformedRequest } from "../http/reply.js";
+
+/** The parts of a compact JWS, decoded but not verified. */
+export interface DecodedJws {
+  readonly header: Record<string, unknown>;
+  readonly payload: Record<string, unknown>;
+  /** The signature segment, empty for an unsigned token. */
+  readonly signature: string;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-]*$/;
+
+function jsonObject(segment: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(segment, "base64url").toString("utf8")) as unknown;
+  } catch {
+    throw new MalformedRequest(`the command_token ${what} is not base64url-encoded JSON`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new MalformedRequest(`the command_token ${what} is not a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Decodes a Command Token as a compact JWS (RFC 7515 §7.1): three base64url segments, a
+ * JSON object header and a JSON object payload. Anything else is a malformed request
+ * (specs/002 area A Errors: 400 invalid_request). Nothing is trusted yet.
+ */
+export function decodeCompactJws(token: string): DecodedJws {
+  const parts = token.split(".");
+  if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p)) || parts[0] === "" || parts[1] === "") {
+    throw new MalformedRequest("command_token is not a compact JWS (a signed JWT)");
+  }
+  const [h = "", p = "", s = ""] = parts;
+  return { header: jsonObject(h, "header"), payload: jsonObject(p, "payload"), signature: s };
+}

@@ -1,0 +1,61 @@
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type CryptoKey,
+  type JWK,
+} from "jose";
+
+/** A verification key the RP trusts for one OP, with the one algorithm it is used with. */
+export interface TrustedKey {
+  readonly kid: string;
+  readonly alg: string;
+  readonly key: CryptoKey | Uint8Array;
+}
+
+/**
+ * The OP the RP trusts: its issuer and its keys by kid. specs/002 area A Authentication 1
+ * has the RP find the OP's keys through its ID Token key discovery; this reference RP is
+ * configured with them statically (it pins its OP's keys) and never fetches anything from
+ * the issuer.
+ */
+export interface TrustedOp {
+  readonly issuer: string;
+  readonly keys: ReadonlyMap<string, TrustedKey>;
+}
+
+const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
+
+/** The JWK without its private members. */
+export const publicPart = (jwk: JWK): JWK =>
+  Object.fromEntries(Object.entries(jwk).filter(([k]) => !PRIVATE_MEMBERS.includes(k))) as JWK;
+
+/** The algorithm a key is used with: its `alg`, else the usual one for its type. */
+export function algorithmOf(jwk: JWK): string {
+  if (typeof jwk.alg === "string") return jwk.alg;
+  if (jwk.kty === "RSA") return "RS256";
+  if (jwk.kty === "OKP") return "EdDSA";
+  if (jwk.kty === "EC") return { "P-384": "ES384", "P-521": "ES512" }[jwk.crv ?? ""] ?? "ES256";
+  throw new Error(`unsupported OP key type ${String(jwk.kty)}`);
+}
+
+/** A fresh ES256 key pair for the OP: private JWK (kid, alg) to hand out, public to trust. */
+export async function generateOpKey(): Promise<JWK> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const kid = await calculateJwkThumbprint(await exportJWK(publicKey));
+  return { ...(await exportJWK(privateKey)), kid, alg: "ES256" };
+}
+
+/**
+ * The trust for one OP from one JWK (public or private; only its public part is used).
+ * A key without kid gets its RFC 7638 thumbprint as kid, which the returned `jwk` carries.
+ */
+export async function trustOp(issuer: string, given: JWK): Promise<{ op: TrustedOp; jwk: JWK }> {
+  const jwk: JWK = { ...given, kid: given.kid ?? (await calculateJwkThumbprint(publicPart(given))) };
+  const alg = algorithmOf(jwk);
+  const pub = publicPart(jwk);
+  const key = await importJWK({ ...pub, alg }, alg);
+  const kid = jwk.kid ?? "";
+  return { op: { issuer, keys: new Map([[kid, { kid, alg, key }]]) }, jwk: { ...jwk, alg } };
+}

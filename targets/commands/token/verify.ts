@@ -1,0 +1,100 @@
+import { compactVerify } from "jose";
+import type { FaultSet } from "../faults.js";
+import { CommandError, invalidRequest } from "../http/reply.js";
+import { checkStandardClaims, type StandardClaims } from "./claims.js";
+import type { JtiCache } from "./jti-cache.js";
+import { decodeCompactJws } from "./jws.js";
+import type { TrustedOp } from "./op-keys.js";
+
+/** The Command Token media type (specs/002 area A Command Token: typ MUST be exactly this). */
+export const COMMAND_TYP = "command+jwt";
+
+export interface VerifyContext {
+  readonly op: TrustedOp;
+  /** The Command Endpoint URL, which `aud` must equal. */
+  readonly commandEndpoint: string;
+  readonly clientId: string;
+  readonly jtis: JtiCache;
+  readonly faults: FaultSet;
+  readonly nowSeconds?: () => number;
+}
+
+/** A Command Token that passed steps 1 to 6: its standard claims and whole payload. */
+export interface VerifiedToken {
+  readonly claims: StandardClaims;
+  readonly payload: Record<string, unknown>;
+}
+
+/** Step 2: the header (typ exactly command+jwt, a real signature algorithm, no extensions). */
+function checkHeader(header: Record<string, unknown>, faults: FaultSet): { unsigned: boolean } {
+  if (!faults.has("typ-unchecked") && header.typ !== COMMAND_TYP) {
+    throw invalidRequest(`the command token's typ must be exactly ${COMMAND_TYP}`);
+  }
+  if (typeof header.alg !== "string" || header.alg.length === 0) {
+    throw invalidRequest("the command token's header lacks alg");
+  }
+  const unsigned = header.alg.toLowerCase() === "none";
+  if (unsigned && !faults.has("alg-none-accepted")) {
+    throw invalidRequest("the command token must be signed (alg none is refused)");
+  }
+  if (header.crit !== undefined) throw invalidRequest("no critical header extension is understood");
+  return { unsigned };
+}
+
+/** Step 3: the issuer, read before any verification, must be the trusted OP. */
+function checkIssuer(payload: Record<string, unknown>, ctx: VerifyContext): void {
+  if (typeof payload.iss !== "string" || payload.iss.length === 0) {
+    throw invalidRequest("the command token lacks the iss claim");
+  }
+  if (payload.iss === ctx.op.issuer) return;
+  if (ctx.faults.has("unknown-issuer-400")) throw invalidRequest("unknown issuer");
+  throw new CommandError(401, "unrecognized_provider", "the RP does not recognize this issuer");
+}
+
+/** Step 4: a trusted kid, the key's algorithm, and a signature that verifies. */
+async function checkSignature(token: string, header: Record<string, unknown>, ctx: VerifyContext) {
+  const trusted = typeof header.kid === "string" ? ctx.op.keys.get(header.kid) : undefined;
+  if (trusted === undefined) {
+    if (ctx.faults.has("unknown-kid-accepted")) return;
+    throw invalidRequest("the command token's kid names no key of this OP");
+  }
+  if (ctx.faults.has("signature-unchecked")) return;
+  if (header.alg !== trusted.alg)
+    throw invalidRequest(`this OP's key ${trusted.kid} signs with ${trusted.alg}`);
+  try {
+    await compactVerify(token, trusted.key, { algorithms: [trusted.alg] });
+  } catch {
+    throw invalidRequest("the command token's signature does not verify");
+  }
+}
+
+/**
+ * Validates a Command Token (specs/002 area A Command Token, Authentication, Errors) in a
+ * fixed order: (1) a compact JWS, (2) typ command+jwt and a real algorithm, (3) a known
+ * issuer (else 401 unrecognized_provider), (4) a trusted kid and a valid signature, (5) the
+ * required claims, aud, client_id, exp and no nonce, (6) a jti not seen before. Every other
+ * failure is 400 invalid_request.
+ */
+export async function verifyCommandToken(token: string, ctx: VerifyContext): Promise<VerifiedToken> {
+  const { header, payload } = decodeCompactJws(token);
+  const { unsigned } = checkHeader(header, ctx.faults);
+  checkIssuer(payload, ctx);
+  if (!unsigned) await checkSignature(token, header, ctx);
+  const now = (ctx.nowSeconds ?? (() => Math.floor(Date.now() / 1000)))();
+  const claims = checkStandardClaims(payload, {
+    audience: ctx.faults.has("aud-ignored") ? undefined : ctx.commandEndpoint,
+    clientId: ctx.faults.has("client-id-ignored") ? undefined : ctx.clientId,
+    rejectExpired: !ctx.faults.has("expired-accepted"),
+    rejectNonce: !ctx.faults.has("nonce-accepted"),
+    requireJti: !ctx.faults.has("jti-optional"),
+    now,
+  });
+  if (!ctx.faults.has("replay-accepted") && claims.jti !== undefined) {
+    const used = ctx.jtis.use(claims.iss, claims.jti, claims.exp);
+    if (used === "replayed") throw invalidRequest("the command token's jti was already used");
+    if (used === "full") {
+      throw new CommandError(503, "temporarily_unavailable", "too many command tokens in flight");
+    }
+  }
+  return { claims, payload };
+}
