@@ -2,6 +2,7 @@ import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CommandsProfile } from "../profile.js";
 import { accountClaims, body, CommandClient, isError, said, stateOf } from "../client.js";
+import { TABLE, type State } from "../model/account-commands.js";
 
 type Ctx = CheckContext<CommandsProfile>;
 
@@ -223,29 +224,39 @@ export const lifecycleChecks = [
         const act = await k.account("activate", a);
         if (act.status !== 200 && act.status !== 204)
           c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
-        incompatible(
-          c,
-          "activate of an existing account",
-          await k.account("activate", a, { label: "activate again" }),
-          a,
-          "active",
-        );
-        if (list.includes("reactivate"))
-          incompatible(c, "reactivate of an active account", await k.account("reactivate", a), a, "active");
-        if (list.includes("restore"))
-          incompatible(c, "restore of an active account", await k.account("restore", a), a, "active");
+        // Every command the state table does not allow from each state the account can reach;
+        // each refusal leaves the state as it was.
+        const refusedFrom = (state: State): string[] =>
+          Object.keys(TABLE).filter((cmd) => TABLE[cmd]?.[state] === undefined && list.includes(cmd));
+        for (const cmd of refusedFrom("active")) {
+          incompatible(
+            c,
+            `${cmd} of an active account`,
+            await k.account(cmd, a, { label: `${cmd} (active)` }),
+            a,
+            "active",
+          );
+        }
         if (list.includes("suspend") && (await k.account("suspend", a)).status === 200) {
-          for (const cmd of ["suspend", "maintain", "invalidate", "restore"].filter((x) =>
-            list.includes(x),
-          )) {
-            incompatible(c, `${cmd} of a suspended account`, await k.account(cmd, a), a, "suspended");
+          for (const cmd of refusedFrom("suspended")) {
+            incompatible(
+              c,
+              `${cmd} of a suspended account`,
+              await k.account(cmd, a, { label: `${cmd} (suspended)` }),
+              a,
+              "suspended",
+            );
           }
         }
         if (list.includes("archive") && (await k.account("archive", a)).status === 200) {
-          for (const cmd of ["archive", "suspend", "reactivate", "maintain", "invalidate"].filter((x) =>
-            list.includes(x),
-          )) {
-            incompatible(c, `${cmd} of an archived account`, await k.account(cmd, a), a, "archived");
+          for (const cmd of refusedFrom("archived")) {
+            incompatible(
+              c,
+              `${cmd} of an archived account`,
+              await k.account(cmd, a, { label: `${cmd} (archived)` }),
+              a,
+              "archived",
+            );
           }
         }
       } finally {
