@@ -50,3 +50,12 @@ export function eventJson(e: SseEvent): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/**
+ * True once a final event (command-complete or error, specs/002 area A Stream events) has
+ * fully arrived: a reader can then drop a connection the server keeps open.
+ */
+export function streamEnded(text: string): boolean {
+  if (!text.includes("command-complete") && !text.includes("error")) return false;
+  return parseSse(text).some((e) => e.event === "command-complete" || e.event === "error");
+}

@@ -62,14 +62,14 @@ export async function runCheck(
       );
     }
     if (ok) {
-      if (!outcomes.has(id)) outcomes.set(id, "met");
+      if (!outcomes.has(id) || outcomes.get(id) === "skipped") outcomes.set(id, "met");
     } else {
       outcomes.set(id, "violated");
       const last = details.res?.exchangeId ?? (http.count > 0 ? http.count - 1 : undefined);
       raw.push({
         requirements: [id],
         outcome: "violated",
-        details,
+        details: capDetails(details),
         ...(last !== undefined ? { exchanges: [last] } : {}),
       });
     }
@@ -96,6 +96,17 @@ export async function runCheck(
       });
       if (res.jsonError !== undefined) throw new StopCheck();
       return res.json as T;
+    },
+    skipOnly: (id, reason, kind = "other") => {
+      if (!known.has(id)) {
+        throw new HarnessError(
+          "IDC_INTERNAL",
+          `check ${def.id} skipped ${id}, which it does not name in its requirements`,
+        );
+      }
+      if (outcomes.has(id)) return;
+      outcomes.set(id, "skipped");
+      raw.push({ requirements: [id], outcome: "skipped", details: { message: reason }, kind });
     },
     skip: (reason, kind = "other") => {
       throw new SkipCheck(reason, kind);
@@ -164,7 +175,11 @@ export async function runCheck(
 
   // Redact only now: secrets the check registered late still cover earlier text.
   const exchanges = http.evidence(redactor);
-  const findings: Finding[] = raw.map((f) => ({
+  // A skipOnly later overtaken by an observation is no longer a finding.
+  const current = raw.filter(
+    (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),
+  );
+  const findings: Finding[] = current.map((f) => ({
     requirements: f.requirements,
     outcome: f.outcome,
     message: redactor.text(f.details.message ?? defaultMessage(f.outcome)),
@@ -205,6 +220,22 @@ function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | unde
     );
   }
   return undefined;
+}
+
+/** A target chooses what lands in `actual`; a finding keeps a bounded part of it. */
+const FINDING_TEXT_CAP = 4000;
+function capDetails(d: Details): Details {
+  const cut = (t: string | undefined): string | undefined =>
+    t === undefined || t.length <= FINDING_TEXT_CAP
+      ? t
+      : `${t.slice(0, FINDING_TEXT_CAP)}… [cut at ${FINDING_TEXT_CAP} characters]`;
+  const expected = cut(d.expected);
+  const actual = cut(d.actual);
+  return {
+    ...d,
+    ...(expected !== undefined ? { expected } : {}),
+    ...(actual !== undefined ? { actual } : {}),
+  };
 }
 
 /**

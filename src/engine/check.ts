@@ -56,6 +56,11 @@ export interface CheckContext<P = unknown> {
   json<T = unknown>(requirement: string, res: HttpResponse): T;
   /** Stops the check: every requirement it has not decided is skipped with this reason. */
   skip(reason: string, kind?: SkipKind): never;
+  /**
+   * Skips one requirement with this reason and goes on (a part of the check the target does
+   * not offer); a later observation of it still decides it.
+   */
+  skipOnly(requirement: string, reason: string, kind?: SkipKind): void;
   note(text: string): void;
   /** Registers a secret the check obtained, so no output shows it. */
   secret(value: string, name: string): void;

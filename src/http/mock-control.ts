@@ -17,6 +17,28 @@ const MAX_BODY = 64 * 1024;
 const MAX_WAIT_MS = 120_000;
 
 /**
+ * Reads at most `max` bytes of a request body (the rest is dropped unread), so a target that
+ * sends gigabytes costs the mock nothing.
+ */
+async function readBounded(req: Request, max: number): Promise<string> {
+  if (req.body === null) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8");
+}
+
+/**
  * The control side every mock shares: a bounded log of what the target sent, one-shot
  * hooks that make the next matching call misbehave, and control routes under `/__idc/`
  * guarded by a random token, so checks in vitest workers can read the log and arm hooks.
@@ -29,7 +51,7 @@ export class MockControl {
   private waiters = new Set<() => void>();
 
   async record(c: Context): Promise<MockLogEntry> {
-    const body = (await c.req.text()).slice(0, MAX_BODY);
+    const body = await readBounded(c.req.raw, MAX_BODY);
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((v, k) => (headers[k] = v));
     const entry = {

@@ -1,6 +1,6 @@
 import type { CheckContext } from "../../src/engine/check.js";
 import { RecordingClient, type ClientOptions } from "../../src/http/client.js";
-import { eventJson, parseSse } from "../../mocks/op/sse.js";
+import { eventJson, parseSse, streamEnded } from "../../mocks/op/sse.js";
 import type { CommandsProfile } from "./profile.js";
 import { CommandClient, runTenant, TENANTS, type CommandsProvided } from "./client.js";
 
@@ -39,12 +39,19 @@ export async function sweep(
   try {
     for (const tenant of [base, ...TENANTS.map((t) => `${base}-${t}`)]) {
       const { res } = await k.send("audit_tenant", {
+        stopWhen: streamEnded,
         tenant,
         decode: true,
         headers: { accept: "text/event-stream" },
         label: "sweep",
       });
-      if (res.status !== 200) continue;
+      if (res.status !== 200) {
+        if (tenant === base)
+          leftovers.push(
+            `the end-of-run sweep could not list accounts (audit_tenant answered ${res.status}); only the checks' own deletions ran, and accounts named ${k.tag}* they could not delete may remain`,
+          );
+        continue;
+      }
       const subs = parseSse(res.text)
         .filter((e) => e.event === "account-state")
         .map((e) => String(eventJson(e)?.sub ?? ""))

@@ -29,8 +29,22 @@ export function runTenant(p: CommandsProfile, runId: string): string {
   return p.tenant ?? `${p.subPrefix}-${runId.slice(-4)}`;
 }
 
+/** The prefix of every sub this run creates: `<prefix>-<run suffix>-`. */
+export function runTag(p: CommandsProfile, runId: string): string {
+  return `${p.subPrefix}-${runId.slice(-4)}-`;
+}
+
 /** Tenants of this run besides the main one (each check with its own metadata uses one). */
-export const TENANTS = ["async", "failure", "replace", "stream", "resume", "empty", "unsupported"] as const;
+export const TENANTS = [
+  "async",
+  "failure",
+  "replace",
+  "stream",
+  "resume",
+  "empty",
+  "unsupported",
+  "tokens",
+] as const;
 
 /** The account commands of the state table, and those of Tenant Commands. */
 export const LIFECYCLE = [
@@ -43,18 +57,22 @@ export const LIFECYCLE = [
   "delete",
   "invalidate",
 ] as const;
-export const ASYNC = ["activate", "maintain", "suspend", "reactivate", "archive", "restore", "delete"].map(
-  (c) => `${c}_async`,
-);
-export const TENANT_COMMANDS = [
-  "metadata",
-  "audit_tenant",
-  "suspend_tenant",
-  "archive_tenant",
-  "delete_tenant",
-  "invalidate_tenant",
-  "unauthorize",
-];
+export const ASYNC = [
+  "activate",
+  "maintain",
+  "suspend",
+  "reactivate",
+  "archive",
+  "restore",
+  "delete",
+  "invalidate",
+].map((c) => `${c}_async`);
+/**
+ * Tenant commands of the document. Only metadata and audit_tenant are ever sent: the others
+ * (suspend_tenant, archive_tenant, delete_tenant, invalidate_tenant, unauthorize) act on every
+ * account of a tenant, or of the issuer, with semantics the document does not show.
+ */
+export const TENANT_COMMANDS = ["metadata", "audit_tenant"];
 
 export interface SendOptions extends SignOptions {
   readonly tenant?: string;
@@ -87,11 +105,14 @@ export class CommandClient {
   readonly provided: CommandsProvided;
   private readonly jwk: JWK;
   private seq = 0;
+  /** The RP's aud_sub for each sub it answered one for; sent back in later account commands. */
+  private readonly audSubs = new Map<string, string>();
 
   constructor(readonly c: Ctx) {
     this.provided = c.provided as unknown as CommandsProvided;
     this.tenant = runTenant(c.profile, c.runId);
-    this.tag = `${this.tenant}-`;
+    // The run's own mark, also when the profile fixes the tenant (other runs may share it).
+    this.tag = runTag(c.profile, c.runId);
     const keyText = c.profile.op.signingKey ?? this.provided.signingKey;
     c.secret(keyText, "OP_SIGNING_KEY");
     this.jwk = JSON.parse(keyText) as JWK;
@@ -106,7 +127,7 @@ export class CommandClient {
     };
   }
 
-  /** A unique sub of this run: `<tenant>-<what>-<n><random>`. */
+  /** A unique sub of this run: `<tag><what>-<n><random>`. */
   sub(what: string): string {
     return `${this.tag}${what}-${++this.seq}${Math.random().toString(36).slice(2, 6)}`;
   }
@@ -148,17 +169,28 @@ export class CommandClient {
     return { res, claims };
   }
 
-  /** An account command on `sub` (with account claims for activate and maintain). */
+  /**
+   * An account command on `sub` (with account claims for activate and maintain). Once the RP
+   * answered an aud_sub for the account, it is sent along (account resolution, specs/002
+   * area A), as an RP with aud_sub_required expects.
+   */
   async account(command: string, sub: string, o: SendOptions = {}): Promise<HttpResponse> {
     const base = command.startsWith("activate") || command.startsWith("maintain") ? accountClaims(sub) : {};
-    return (
+    const known = command.startsWith("activate") ? undefined : this.audSubs.get(sub);
+    const res = (
       await this.send(command, {
         ...o,
         sub,
-        claims: { ...base, ...o.claims },
+        claims: { ...base, ...(known ? { aud_sub: known } : {}), ...o.claims },
         label: o.label ?? `${command}(${sub.slice(this.tag.length)})`,
       })
     ).res;
+    const b = body(res);
+    if (typeof b.aud_sub === "string" && b.sub === sub && o.claims?.aud_sub === undefined)
+      this.audSubs.set(sub, b.aud_sub);
+    if (command.startsWith("delete") && res.status === 200 && b.account_state === "unknown")
+      this.audSubs.delete(sub);
+    return res;
   }
 
   /** The Metadata Command for `tenant`, naming the mock OP's notification endpoint `slot`. */
@@ -192,13 +224,14 @@ export class CommandClient {
   }
 
   /**
-   * commands_supported from the Metadata Response for the run's tenant (once per worker);
-   * skips the check when the RP gives none, since every check depends on it.
+   * commands_supported from the Metadata Response for `tenant` (the run's by default; once per
+   * worker and tenant, since an RP may answer differently per tenant); skips the check when
+   * the RP gives none, since every check depends on it.
    */
-  async supported(): Promise<string[]> {
-    const key = `${this.c.profile.baseUrl}|${this.tenant}`;
+  async supported(tenant = this.tenant): Promise<string[]> {
+    const key = `${this.c.profile.baseUrl}|${tenant}`;
     if (!supportedCache.has(key)) {
-      const res = await this.metadata(this.tenant, undefined, {}, { label: "metadata (commands_supported)" });
+      const res = await this.metadata(tenant, undefined, {}, { label: "metadata (commands_supported)" });
       const list = (res.json as { commands_supported?: unknown } | undefined)?.commands_supported;
       supportedCache.set(
         key,
@@ -216,21 +249,29 @@ export class CommandClient {
     return got;
   }
 
-  /** Skips unless the RP lists every one of `commands`. */
+  /** Skips unless the RP lists every one of `commands` (for the run's tenant). */
   async need(...commands: string[]): Promise<void> {
-    const list = await this.supported();
+    return this.needIn(this.tenant, ...commands);
+  }
+
+  /** Skips unless the RP lists every one of `commands` for `tenant`. */
+  async needIn(tenant: string, ...commands: string[]): Promise<void> {
+    const list = await this.supported(tenant);
     const missing = commands.filter((x) => !list.includes(x));
     if (missing.length > 0)
       this.c.skip(`not offered: commands_supported lacks ${missing.join(", ")}`, "not-offered");
   }
 
-  /** Deletes accounts at the end of a check, best effort; what fails is noted. */
+  /** Deletes accounts at the end of a check, best effort; what is not gone is noted for the report. */
   async remove(...subs: string[]): Promise<void> {
     for (const sub of subs) {
       try {
         const res = await this.account("delete", sub, { label: "clean up" });
-        if (res.status !== 200 && res.status !== 204 && res.status !== 409)
-          this.c.note(`could not delete account ${sub}: ${res.status}`);
+        const gone =
+          res.status === 200 ||
+          res.status === 204 ||
+          (res.status === 409 && body(res).account_state === "unknown");
+        if (!gone) this.c.note(`could not delete account ${sub}: ${said(res)}`);
       } catch (err) {
         this.c.note(`could not delete account ${sub}: ${(err as Error).message}`);
       }

@@ -24,6 +24,8 @@ export const commandsProfile = suiteSection({
       port: z.int().min(0).max(65535).optional(),
       /** The URL at which the RP reaches the mock OP, when it is not where it listens. */
       publicUrl: z.url().optional(),
+      /** Address the mock OP binds to (default 127.0.0.1; 0.0.0.0 to be reachable from another machine). */
+      host: z.string().min(1).optional(),
     })
     .default({}),
   /** Tenant of the run's commands; by default one per run, `<subPrefix>-<run tag>`. */
@@ -31,7 +33,7 @@ export const commandsProfile = suiteSection({
   /** Claims the RP keeps from activate and maintain, which audit must answer. */
   retainedClaims: z.array(z.string().min(1)).default(["given_name", "family_name", "email"]),
   /** Longest wait for an asynchronous command's Notification Token, in ms. */
-  notificationTimeoutMs: z.int().min(100).max(300_000).default(5000),
+  notificationTimeoutMs: z.int().min(100).max(10_000).default(5000),
   /** How to make an asynchronous command fail at the RP (a test hook of yours); without it, that check is skipped. */
   asyncFailure: z
     .strictObject({

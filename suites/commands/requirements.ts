@@ -19,7 +19,7 @@ export const catalog = defineCatalog("commands", [
   {
     id: "CMD-RESPONSE-JSON",
     level: "MUST",
-    source: `${A} Endpoints (any body is application/json)`,
+    source: `${A} Endpoints (any body is application/json); Errors (invalid-request responses carry error)`,
     text: "every command response body is application/json",
   },
   {
@@ -157,6 +157,24 @@ export const catalog = defineCatalog("commands", [
     level: "MUST",
     source: `${A} Command Token (authentication_provider PROHIBITED outside Migrate)`,
     text: "a command other than migrate carrying authentication_provider answers 400 invalid_request",
+  },
+  {
+    id: "CMD-METADATA-CLAIM-REQUIRED",
+    level: "MUST",
+    source: `${A} Command Token (metadata REQUIRED in the Metadata Command); Errors`,
+    text: "a metadata command without the metadata claim answers 400 invalid_request",
+  },
+  {
+    id: "CMD-TOKEN-ACCOUNT-SUB",
+    level: "MUST",
+    source: `${PUB}: sub REQUIRED for Account Commands; ${A} Endpoints (identify the Account by aud_sub, else iss and sub)`,
+    text: "an account command naming no account (neither sub nor aud_sub) answers 400 invalid_request",
+  },
+  {
+    id: "CMD-METADATA-SYNC-ONLY",
+    level: "MUST",
+    source: `${A} Endpoints (metadata: Tenant, synchronous only)`,
+    text: "metadata_async is refused with 400 (unsupported_command or invalid_request)",
   },
   {
     id: "CMD-TOKEN-ISSUER",

@@ -40,6 +40,7 @@ export default defineSuite({
       ...(profile.op.issuer ? { issuer: profile.op.issuer } : {}),
       ...(profile.op.port !== undefined ? { port: profile.op.port } : {}),
       ...(profile.op.publicUrl ? { publicUrl: profile.op.publicUrl } : {}),
+      ...(profile.op.host ? { host: profile.op.host } : {}),
     });
     const provided: CommandsProvided = {
       opUrl: op.url,

@@ -199,7 +199,7 @@ export const faults = [
   },
   {
     id: "commands-supported-overclaims",
-    description: "commands_supported also lists unauthorize, which answers unsupported_command",
+    description: "commands_supported also lists invalidate_async, which answers unsupported_command",
     breaks: ["CMD-SUPPORTED-CONSISTENT"],
   },
   {
@@ -303,6 +303,21 @@ export const faults = [
     id: "stream-ids-repeat",
     description: "a stream's command-complete event repeats the id of the event before it",
     breaks: ["CMD-STREAM-EVENT-IDS"],
+  },
+  {
+    id: "metadata-claim-optional",
+    description: "a metadata command without the metadata claim is accepted (as empty metadata)",
+    breaks: ["CMD-METADATA-CLAIM-REQUIRED"],
+  },
+  {
+    id: "account-sub-optional",
+    description: 'an account command with neither sub nor aud_sub is accepted and acts on the account ""',
+    breaks: ["CMD-TOKEN-ACCOUNT-SUB"],
+  },
+  {
+    id: "metadata-async-accepted",
+    description: "metadata_async is served like the (synchronous only) metadata command",
+    breaks: ["CMD-METADATA-SYNC-ONLY"],
   },
 ] as const satisfies readonly FaultDef[];
 

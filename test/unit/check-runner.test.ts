@@ -36,6 +36,29 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
     ]);
   });
 
+  it("skipOnly skips one requirement and goes on; a later observation overtakes it; actual text is capped", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.skiponly",
+        title: "t",
+        requirements: ["U-S-ONE", "U-S-TWO", "U-S-THREE"],
+        async run(c) {
+          c.skipOnly("U-S-ONE", "not offered: no such command", "not-offered");
+          c.skipOnly("U-S-TWO", "not yet");
+          c.check("U-S-TWO", true);
+          c.check("U-S-THREE", false, { expected: "x", actual: "y".repeat(10_000) });
+        },
+      }),
+      env,
+    );
+    expect(r.requirements).toEqual({ "U-S-ONE": "skipped", "U-S-TWO": "met", "U-S-THREE": "violated" });
+    expect(r.findings.map((f) => [f.requirements[0], f.outcome, f.skipKind])).toEqual([
+      ["U-S-ONE", "skipped", "not-offered"],
+      ["U-S-THREE", "violated", undefined],
+    ]);
+    expect(r.findings[1]?.actual?.length).toBeLessThan(4100);
+  });
+
   it("a requirement the check never decided is an error, never a pass", async () => {
     const r = await runCheck(
       defineCheck({ id: "unit.b", title: "t", requirements: ["U-B-ONE"], async run() {} }),

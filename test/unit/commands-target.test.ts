@@ -894,7 +894,7 @@ describe("commands reference target, faults beyond the first list", () => {
     expect([bad.status, bad.headers.get("content-type")]).toEqual([400, "text/plain"]);
     const meta = await t().ok(metadata("org-e"));
     expect(meta.commands_supported).not.toContain("metadata");
-    expect(meta.commands_supported).toContain("unauthorize");
+    expect(meta.commands_supported).toContain("invalidate_async");
     expect(meta.command_endpoint).toBe(t().origin);
     expect(meta.client_id).toBeUndefined();
     expect(meta.roles[0]).toEqual({ id: "viewer" });

@@ -190,6 +190,20 @@ export const lifecycleChecks = [
       } finally {
         await k.remove(a, b);
       }
+      const rows: [string, string[]][] = [
+        ["CMD-MAINTAIN", ["maintain"]],
+        ["CMD-INVALIDATE", ["invalidate"]],
+        ["CMD-SUSPEND", ["suspend"]],
+        ["CMD-REACTIVATE", ["suspend", "reactivate"]],
+        ["CMD-ARCHIVE", ["archive"]],
+        ["CMD-RESTORE", ["archive", "restore"]],
+        ["CMD-DELETE", ["delete"]],
+      ];
+      for (const [id, needs] of rows) {
+        const missing = needs.filter((x) => !has(x));
+        if (missing.length > 0)
+          c.skipOnly(id, `not offered: commands_supported lacks ${missing.join(", ")}`, "not-offered");
+      }
     },
   }),
   defineCheck<CommandsProfile>({

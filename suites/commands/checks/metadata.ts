@@ -6,7 +6,7 @@ const isJson = (type: string | undefined): boolean => /^application\/json\s*(;|$
 
 /** A plain metadata command must succeed first, or a refusal of the variant proves nothing. */
 async function baseline(c: CheckContext<CommandsProfile>, k: CommandClient): Promise<void> {
-  const res = await k.metadata(k.tenant, undefined, {}, { label: "valid metadata (baseline)" });
+  const res = await k.metadata(k.tenantFor("tokens"), undefined, {}, { label: "valid metadata (baseline)" });
   if (res.status !== 200)
     c.skip(`a valid metadata command answered ${said(res)}: see CMD-METADATA-SUPPORTED`, "dependency");
 }
@@ -107,7 +107,7 @@ export const metadataChecks = [
       const k = new CommandClient(c);
       await baseline(c, k);
       const res = await k.metadata(
-        k.tenant,
+        k.tenantFor("tokens"),
         undefined,
         { idc_unknown_field: { nested: [1, 2] }, issuer: k.base.iss, token_endpoint: `${k.base.iss}/token` },
         { label: "metadata with unknown fields" },
@@ -126,6 +126,7 @@ export const metadataChecks = [
       const k = new CommandClient(c);
       await baseline(c, k);
       const { res } = await k.send("metadata", {
+        tenant: k.tenantFor("tokens"),
         claims: { metadata: {} },
         form: { idc_unknown: "1", state: "ignored", command: "delete" },
         label: "metadata with unknown form parameters",

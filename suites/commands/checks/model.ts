@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { defineCheck } from "../../../src/engine/check.js";
 import { rethrowControl } from "../../../src/engine/property.js";
+import { isCheckControl } from "../../../src/engine/check-runner.js";
 import type { CommandsProfile } from "../profile.js";
 import { CommandClient } from "../client.js";
 import { commandArbitrary, type Model, type Real, ModelFailure } from "../model/account-commands.js";
@@ -19,12 +20,16 @@ export const modelChecks = [
       await k.need("activate");
       const supported = await k.supported();
       let runNo = 0;
+      let control: unknown;
       const property = fc.asyncProperty(
         fc.commands([commandArbitrary(supported, SLOTS)], {
           maxCommands: c.profile.lifecycle.maxCommands,
           size: "max",
         }),
         async (cmds) => {
+          // After a harness error (the run stopped, the target went away) every later run ends
+          // at once, so shrinking does not repeat the failure against the target.
+          if (control !== undefined) throw control;
           runNo++;
           const model: Model = { states: Array.from({ length: SLOTS }, () => "unknown" as const) };
           const real: Real = {
@@ -35,6 +40,9 @@ export const modelChecks = [
           try {
             await fc.asyncModelRun(() => ({ model, real }), cmds);
             ok = true;
+          } catch (err) {
+            if (isCheckControl(err)) control = err;
+            throw err;
           } finally {
             // After a clean run the model knows which accounts exist; after a failure it may
             // not, so every account of the run is deleted (an unknown one answers 409, harmlessly).
@@ -42,7 +50,13 @@ export const modelChecks = [
           }
         },
       );
-      const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.lifecycle.runs });
+      const out = await fc.check(property, {
+        seed: c.seed,
+        numRuns: c.profile.lifecycle.runs,
+        // A slow RP ends the exploration early instead of running into the check's time limit.
+        interruptAfterTimeLimit: 90_000,
+        markInterruptAsFailure: false,
+      });
       rethrowControl(out);
       const err =
         out.errorInstance instanceof Error

@@ -12,7 +12,8 @@ export const supportedChecks = [
     timeoutMs: 60_000,
     async run(c) {
       const k = new CommandClient(c);
-      const list = await k.supported();
+      const tenant = k.tenantFor("unsupported");
+      const list = await k.supported(tenant);
       const made = k.sub("unsupported");
       const unknown = (await k.send("idc_not_a_command", { sub: made, label: "a command no one defines" }))
         .res;
@@ -20,37 +21,42 @@ export const supportedChecks = [
         expected: "400 unsupported_command",
         actual: said(unknown),
       });
-      // Every command name of the document: listed ones must not be refused as unsupported,
-      // others must be. Account commands go to an account that does not exist (409 at most),
-      // tenant commands to a tenant of this run with no accounts.
-      const tenant = k.tenantFor("unsupported");
+      // Every command name of the document that is safe to send: listed ones must not be
+      // refused as unsupported, others must be. Account commands go to an account that does not
+      // exist (409 at most); tenant commands to a tenant of this run with no accounts.
       const wrong: string[] = [];
-      // Activate last: before it every account command meets an account that does not exist.
-      const order = [...LIFECYCLE, ...ASYNC, "audit", "migrate", ...TENANT_COMMANDS].filter(
-        (x) => !x.startsWith("activate"),
-      );
-      for (const command of [...order, "activate", "activate_async"]) {
-        const isTenant = TENANT_COMMANDS.includes(command);
-        const extra =
-          command === "metadata"
-            ? { metadata: {} }
-            : command === "migrate"
-              ? { authentication_provider: "op" }
-              : {};
-        const { res } = await k.send(command, {
-          tenant,
-          ...(isTenant ? {} : { sub: made }),
-          claims: extra,
-          ...(command.endsWith("_tenant") ? { headers: { accept: "text/event-stream" }, decode: true } : {}),
-          label: `${command} (${list.includes(command) ? "listed" : "not listed"})`,
-        });
-        const refused = body(res).error === "unsupported_command";
-        if (list.includes(command) === refused)
-          wrong.push(
-            `${command}: ${list.includes(command) ? "listed but refused" : "not listed but answered"} ${said(res)}`,
-          );
+      try {
+        // Activate last (then activate_async meets an existing account): before it every account
+        // command meets an account that does not exist.
+        const order = [...LIFECYCLE, ...ASYNC, "audit", "migrate", ...TENANT_COMMANDS].filter(
+          (x) => !x.startsWith("activate"),
+        );
+        for (const command of [...order, "activate", "activate_async"]) {
+          const isTenant = TENANT_COMMANDS.includes(command);
+          const extra =
+            command === "metadata"
+              ? { metadata: {} }
+              : command === "migrate"
+                ? { authentication_provider: "op" }
+                : {};
+          const { res } = await k.send(command, {
+            tenant,
+            ...(isTenant ? {} : { sub: made }),
+            claims: extra,
+            ...(command.endsWith("_tenant")
+              ? { headers: { accept: "text/event-stream" }, decode: true }
+              : {}),
+            label: `${command} (${list.includes(command) ? "listed" : "not listed"})`,
+          });
+          const refused = body(res).error === "unsupported_command";
+          if (list.includes(command) === refused)
+            wrong.push(
+              `${command}: ${list.includes(command) ? "listed but refused" : "not listed but answered"} ${said(res)}`,
+            );
+        }
+      } finally {
+        await k.remove(made);
       }
-      await k.remove(made);
       c.check("CMD-SUPPORTED-CONSISTENT", wrong.length === 0, {
         expected: "unsupported_command exactly for the commands commands_supported leaves out",
         actual: wrong.join("; "),

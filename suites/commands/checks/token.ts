@@ -14,7 +14,7 @@ async function strangerKey(kid: string): Promise<JWK> {
 
 /** Before any negative: the same command, valid, must succeed, or the refusals prove nothing. */
 async function baseline(c: Ctx, k: CommandClient): Promise<void> {
-  const res = await k.metadata(k.tenant, undefined, {}, { label: "valid metadata (baseline)" });
+  const res = await k.metadata(k.tenantFor("tokens"), undefined, {}, { label: "valid metadata (baseline)" });
   if (res.status !== 200)
     c.skip(`a valid metadata command answered ${said(res)}: see CMD-METADATA-SUPPORTED`, "dependency");
 }
@@ -28,8 +28,15 @@ async function refused(
   o: SendOptions,
   command = "metadata",
 ): Promise<HttpResponse> {
+  // Metadata negatives go to a tenant of their own, so the run's tenant keeps its metadata.
   const claims = command === "metadata" ? { metadata: {}, ...o.claims } : o.claims;
-  const { res } = await k.send(command, { ...o, ...(claims ? { claims } : {}), label: what });
+  const tenant = o.tenant ?? (command === "metadata" ? k.tenantFor("tokens") : undefined);
+  const { res } = await k.send(command, {
+    ...o,
+    ...(claims ? { claims } : {}),
+    ...(tenant ? { tenant } : {}),
+    label: what,
+  });
   c.check(id, isError(res, 400, "invalid_request"), {
     expected: `${what}: 400 invalid_request`,
     actual: said(res),
@@ -85,6 +92,7 @@ export const tokenChecks = [
       "CMD-TOKEN-CLIENT-ID",
       "CMD-TOKEN-NONCE",
       "CMD-TOKEN-REQUIRED-CLAIMS",
+      "CMD-METADATA-CLAIM-REQUIRED",
       "CMD-RESPONSE-JSON",
     ],
     async run(c) {
@@ -104,6 +112,9 @@ export const tokenChecks = [
       for (const claim of ["aud", "client_id", "iat", "exp", "jti", "command", "tenant"]) {
         await refused(c, k, "CMD-TOKEN-REQUIRED-CLAIMS", `no ${claim}`, { claims: { [claim]: undefined } });
       }
+      await refused(c, k, "CMD-METADATA-CLAIM-REQUIRED", "metadata without the metadata claim", {
+        claims: { metadata: undefined },
+      });
     },
   }),
   defineCheck<CommandsProfile>({
@@ -114,17 +125,36 @@ export const tokenChecks = [
       "CMD-TOKEN-TENANT-SUB",
       "CMD-TOKEN-ACCOUNT-METADATA",
       "CMD-TOKEN-AUTH-PROVIDER",
+      "CMD-TOKEN-ACCOUNT-SUB",
+      "CMD-METADATA-SYNC-ONLY",
       "CMD-RESPONSE-JSON",
     ],
     async run(c) {
       const k = new CommandClient(c);
-      await k.need("audit");
       await baseline(c, k);
       const sub = k.sub("claims");
+      await refused(c, k, "CMD-TOKEN-TENANT-SUB", "metadata with sub", { sub });
+      const asyncMeta = (
+        await k.send("metadata_async", {
+          tenant: k.tenantFor("tokens"),
+          claims: { metadata: {} },
+          label: "metadata_async",
+        })
+      ).res;
+      c.check(
+        "CMD-METADATA-SYNC-ONLY",
+        isError(asyncMeta, 400, "unsupported_command") || isError(asyncMeta, 400, "invalid_request"),
+        { expected: "metadata_async: 400 unsupported_command or invalid_request", actual: said(asyncMeta) },
+      );
+      // The account-command negatives use audit, which changes nothing.
+      if (!(await k.supported()).includes("audit")) {
+        for (const id of ["CMD-TOKEN-ACCOUNT-METADATA", "CMD-TOKEN-AUTH-PROVIDER", "CMD-TOKEN-ACCOUNT-SUB"])
+          c.skipOnly(id, "not offered: commands_supported lacks audit", "not-offered");
+        return;
+      }
       const audit = await k.account("audit", sub, { label: "audit (baseline)" });
       if (audit.status !== 200)
         c.skip(`a valid audit answered ${said(audit)}: see CMD-AUDIT-STATE`, "dependency");
-      await refused(c, k, "CMD-TOKEN-TENANT-SUB", "metadata with sub", { sub });
       await refused(
         c,
         k,
@@ -139,6 +169,14 @@ export const tokenChecks = [
         "CMD-TOKEN-AUTH-PROVIDER",
         "audit with authentication_provider",
         { sub, claims: { authentication_provider: "op" } },
+        "audit",
+      );
+      await refused(
+        c,
+        k,
+        "CMD-TOKEN-ACCOUNT-SUB",
+        "audit naming no account (no sub, no aud_sub)",
+        {},
         "audit",
       );
     },
@@ -188,7 +226,7 @@ export const tokenChecks = [
     requirements: ["CMD-TOKEN-REPLAY"],
     async run(c) {
       const k = new CommandClient(c);
-      const claims = k.claims("metadata", { claims: { metadata: {} } });
+      const claims = k.claims("metadata", { tenant: k.tenantFor("tokens"), claims: { metadata: {} } });
       const token = await k.sign(claims);
       const first = (await k.send("metadata", { token, label: "metadata" })).res;
       if (first.status !== 200)

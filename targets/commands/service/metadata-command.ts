@@ -20,12 +20,12 @@ export interface MetadataCommandDeps {
   readonly jwksUri: () => string;
 }
 
-/** commands_supported as the faults shape it (missing metadata, or overclaiming unauthorize). */
+/** commands_supported as the faults shape it (missing metadata, or overclaiming invalidate_async). */
 function commandsSupported(faults: FaultSet): string[] {
   const list: string[] = SUPPORTED_COMMANDS.filter(
     (c) => c !== "metadata" || !faults.has("commands-supported-no-metadata"),
   );
-  return faults.has("commands-supported-overclaims") ? [...list, "unauthorize"] : list;
+  return faults.has("commands-supported-overclaims") ? [...list, "invalidate_async"] : list;
 }
 
 /**

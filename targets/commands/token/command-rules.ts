@@ -83,7 +83,12 @@ function authenticationProvider(
  */
 export function commandRequest(token: VerifiedToken, faults: FaultSet): CommandRequest {
   const { payload, claims } = token;
-  const { iss, tenant, command } = claims;
+  const { iss, tenant } = claims;
+  // Fault metadata-async-accepted: metadata_async is served as if it were metadata.
+  const command =
+    claims.command === "metadata_async" && faults.has("metadata-async-accepted")
+      ? "metadata"
+      : claims.command;
   if (!isSupported(command) || (command === "metadata" && faults.has("metadata-unsupported"))) {
     if (faults.has("unsupported-as-invalid")) throw invalidRequest("unknown command");
     throw new CommandError(400, "unsupported_command", "this RP does not support the command");
@@ -102,16 +107,16 @@ export function commandRequest(token: VerifiedToken, faults: FaultSet): CommandR
     if (payload.authentication_provider !== undefined && !faults.has("auth-provider-anywhere")) {
       throw invalidRequest("authentication_provider is only allowed in migrate");
     }
-    if (command === "metadata" && payload.metadata === undefined) {
+    if (command === "metadata" && payload.metadata === undefined && !faults.has("metadata-claim-optional")) {
       throw invalidRequest("the metadata command requires the metadata claim");
     }
     const metadata =
       command === "metadata"
-        ? parseOpMetadata(payload.metadata, faults.has("metadata-unknown-field-rejected"))
+        ? parseOpMetadata(payload.metadata ?? {}, faults.has("metadata-unknown-field-rejected"))
         : undefined;
     return { kind: "tenant", iss, tenant, command, metadata };
   }
-  if (sub === undefined && audSub === undefined) {
+  if (sub === undefined && audSub === undefined && !faults.has("account-sub-optional")) {
     throw invalidRequest("an account command requires sub or aud_sub");
   }
   return {
@@ -119,7 +124,8 @@ export function commandRequest(token: VerifiedToken, faults: FaultSet): CommandR
     iss,
     tenant,
     command,
-    sub,
+    // Fault account-sub-optional: a command naming no account acts on the account "".
+    sub: sub === undefined && audSub === undefined ? "" : sub,
     audSub,
     accountClaims: accountClaims(payload),
     authenticationProvider: authenticationProvider(payload, command, faults),
