@@ -31,3 +31,29 @@ export interface TargetModule {
     tls?: { key: string; cert: string };
   }): Promise<RunningTarget>;
 }
+
+/** The faults a running reference target was started with. */
+export interface FaultSet<Id extends string = string> {
+  has(id: Id): boolean;
+}
+
+/**
+ * Validates the fault ids a reference target is asked to start with against its catalog. An
+ * unknown id is a usage error of whoever starts the target: it throws, rather than silently
+ * running a clean target.
+ */
+export function selectFaults<Id extends string>(
+  target: string,
+  catalog: readonly { readonly id: Id }[],
+  ids: readonly string[],
+): FaultSet<Id> {
+  const known = new Set<string>(catalog.map((f) => f.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown ${target} target fault(s): ${unknown.join(", ")} (known: ${[...known].join(", ")})`,
+    );
+  }
+  const on = new Set(ids);
+  return { has: (id) => on.has(id) };
+}

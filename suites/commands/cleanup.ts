@@ -1,5 +1,5 @@
-import type { CheckContext } from "../../src/engine/check.js";
-import { RecordingClient, type ClientOptions } from "../../src/http/client.js";
+import type { ClientOptions } from "../../src/http/client.js";
+import { teardownContext } from "../../src/engine/teardown-context.js";
 import { eventJson, parseSse, streamEnded } from "../../mocks/op/sse.js";
 import type { CommandsProfile } from "./profile.js";
 import { CommandClient, runTenant, TENANTS, type CommandsProvided } from "./client.js";
@@ -15,24 +15,7 @@ export async function sweep(
   client: ClientOptions,
   provided: CommandsProvided,
 ): Promise<string[]> {
-  const notes: string[] = [];
-  const stop = new AbortController();
-  const ctx = {
-    http: new RecordingClient(client, stop.signal),
-    profile,
-    seed: 0,
-    runId,
-    provided,
-    signal: stop.signal,
-    check: () => true,
-    require: () => undefined,
-    json: () => undefined,
-    skip: (reason: string): never => {
-      throw new Error(reason);
-    },
-    note: (t: string) => void notes.push(t),
-    secret: () => undefined,
-  } as unknown as CheckContext<CommandsProfile>;
+  const { ctx, notes } = teardownContext({ profile, runId, client, provided: { ...provided } });
   const k = new CommandClient(ctx);
   const leftovers: string[] = [];
   const base = runTenant(profile, runId);

@@ -1,5 +1,5 @@
-import type { CheckContext } from "../../src/engine/check.js";
-import { RecordingClient, type ClientOptions } from "../../src/http/client.js";
+import type { ClientOptions } from "../../src/http/client.js";
+import { teardownContext } from "../../src/engine/teardown-context.js";
 import type { ScimProfile } from "./profile.js";
 import { resources, ScimClient } from "./scim-client.js";
 
@@ -11,24 +11,7 @@ const PAGE = 100;
  * interrupt), found by the run's name tag; returns what could not be deleted, for the report.
  */
 export async function sweep(profile: ScimProfile, runId: string, client: ClientOptions): Promise<string[]> {
-  const notes: string[] = [];
-  const stop = new AbortController();
-  const ctx = {
-    http: new RecordingClient(client, stop.signal),
-    profile,
-    seed: 0,
-    runId,
-    provided: {},
-    signal: stop.signal,
-    check: () => true,
-    require: () => undefined,
-    json: () => undefined,
-    skip: (reason: string): never => {
-      throw new Error(reason);
-    },
-    note: (t: string) => void notes.push(t),
-    secret: () => undefined,
-  } as unknown as CheckContext<ScimProfile>;
+  const { ctx, notes } = teardownContext({ profile, runId, client });
   const s = new ScimClient(ctx);
   const leftovers: string[] = [];
   try {

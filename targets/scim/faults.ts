@@ -1,4 +1,4 @@
-import type { FaultDef } from "../../src/engine/target.js";
+import { selectFaults, type FaultDef, type FaultSet as EngineFaultSet } from "../../src/engine/target.js";
 
 /**
  * Faults of the SCIM reference target (specs/002 area C). Each changes one behaviour and
@@ -224,20 +224,7 @@ export const faults = [
 export type FaultId = (typeof faults)[number]["id"];
 
 /** The faults a running target was started with. */
-export interface FaultSet {
-  has(id: FaultId): boolean;
-}
+export type FaultSet = EngineFaultSet<FaultId>;
 
-/**
- * Validates the requested fault ids; an unknown id is a usage error of whoever starts the
- * target, so it throws rather than silently running a clean target.
- */
-export function faultSet(ids: readonly string[]): FaultSet {
-  const known = new Set<string>(faults.map((f) => f.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw new Error(`unknown SCIM target fault(s): ${unknown.join(", ")} (known: ${[...known].join(", ")})`);
-  }
-  const on = new Set(ids);
-  return { has: (id) => on.has(id) };
-}
+/** Validates the requested fault ids (an unknown one throws). */
+export const faultSet = (ids: readonly string[]): FaultSet => selectFaults("SCIM", faults, ids);
