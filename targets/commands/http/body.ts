@@ -1,40 +1,17 @@
+import { readBoundedBody } from "../../../src/http/bounded-body.js";
 import { LIMITS } from "../limits.js";
 import { CommandError, invalidRequest, MalformedRequest } from "./reply.js";
 
 /**
- * Reads a request body as UTF-8 text, stopping at `max` bytes: a client cannot make the
- * target buffer more than that (a declared Content-Length over the bound is refused before
- * reading anything). Too large answers 413, bytes that are not UTF-8 answer 400.
+ * Reads a request body as UTF-8 text within the bound (src/http/bounded-body.ts): too large
+ * answers 413, bytes that are not UTF-8 answer 400.
  */
 export async function readBoundedText(req: Request, max: number = LIMITS.maxBodyBytes): Promise<string> {
-  const tooLarge = new CommandError(413, "invalid_request", `the request body exceeds ${max} bytes`);
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > max) throw tooLarge;
-  if (req.body === null) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooLarge;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(all);
-  } catch {
-    throw invalidRequest("the request body is not UTF-8 text");
-  }
+  const text = await readBoundedBody(req, max);
+  if (text === "too-large")
+    throw new CommandError(413, "invalid_request", `the request body exceeds ${max} bytes`);
+  if (text === "not-text") throw invalidRequest("the request body is not UTF-8 text");
+  return text;
 }
 
 /**
