@@ -1,0 +1,32 @@
+import { exportJWK, generateKeyPair, type JWK } from "jose";
+import type { ConfigurationId } from "../configurations.js";
+import type { VciContext } from "../context.js";
+import { publicJwk } from "../issuance/jwk.js";
+import { jwtVcCredential } from "./jwt-vc.js";
+import { sdJwtCredential } from "./sd-jwt.js";
+
+/** A fresh key the issuer makes itself (the `credential-unbound` fault binds to it). */
+async function issuerMadeKey(): Promise<JWK> {
+  const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+  return publicJwk({ ...(await exportJWK(publicKey)) });
+}
+
+/**
+ * One credential of `configuration` per holder key, each bound to its own key (specs/000
+ * Rules 1 and 8); an undefined holder (the `proof-optional` fault) gets an unbound credential.
+ * Faults: `batch-one-key` binds all to the first key, `credential-unbound` to keys the issuer made.
+ */
+export async function issueCredentials(
+  ctx: VciContext,
+  configuration: ConfigurationId,
+  holders: readonly (JWK | undefined)[],
+): Promise<{ credential: string }[]> {
+  const make = configuration === "identity_sd_jwt" ? sdJwtCredential : jwtVcCredential;
+  const out: { credential: string }[] = [];
+  for (const holder of holders) {
+    let key = ctx.faults.has("batch-one-key") ? (holders[0] ?? holder) : holder;
+    if (key !== undefined && ctx.faults.has("credential-unbound")) key = await issuerMadeKey();
+    out.push({ credential: await make(ctx, key) });
+  }
+  return out;
+}

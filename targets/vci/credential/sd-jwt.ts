@@ -1,0 +1,35 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { JWK } from "jose";
+import { IDENTITY_VCT, SUBJECT } from "../configurations.js";
+import type { VciContext } from "../context.js";
+import { LIMITS } from "../limits.js";
+import { signCredential } from "./sign.js";
+
+/** A disclosure `[salt, name, value]`, base64url JSON, and its sha-256 digest. */
+function disclose(name: string, value: unknown): { disclosure: string; digest: string } {
+  const disclosure = Buffer.from(
+    JSON.stringify([randomBytes(16).toString("base64url"), name, value]),
+  ).toString("base64url");
+  return { disclosure, digest: createHash("sha256").update(disclosure, "ascii").digest("base64url") };
+}
+
+/**
+ * An SD-JWT VC (`dc+sd-jwt`) of the demo End-User bound to `holder` (`cnf.jwk`; unbound when
+ * there is none): every identity claim is selectively disclosable; serialised
+ * `<jwt>~<d1>~<d2>~<d3>~`. The `sd-jwt-no-vct` fault leaves out `vct`.
+ */
+export async function sdJwtCredential(ctx: VciContext, holder: JWK | undefined): Promise<string> {
+  const disclosures = Object.entries(SUBJECT).map(([name, value]) => disclose(name, value));
+  const jwt = await signCredential(
+    ctx,
+    "dc+sd-jwt",
+    {
+      ...(ctx.faults.has("sd-jwt-no-vct") ? {} : { vct: IDENTITY_VCT }),
+      ...(holder !== undefined ? { cnf: { jwk: holder } } : {}),
+      _sd_alg: "sha-256",
+      _sd: disclosures.map((d) => d.digest).sort(),
+    },
+    LIMITS.credentialLifetimeSeconds,
+  );
+  return `${jwt}~${disclosures.map((d) => `${d.disclosure}~`).join("")}`;
+}

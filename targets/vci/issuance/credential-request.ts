@@ -1,0 +1,131 @@
+import { isConfigurationId, PROOF_ALGS, type ConfigurationId } from "../configurations.js";
+import type { VciContext } from "../context.js";
+import { badRequest } from "../http/errors.js";
+import { LIMITS } from "../limits.js";
+import { batchSize } from "../metadata/issuer-metadata.js";
+import type { Grant } from "../oauth/access-tokens.js";
+import { readEncryption, type ResponseEncryption } from "./encryption.js";
+import { isObject } from "./jwk.js";
+
+/** A Credential Request that passed every check before its proofs. */
+export interface CredentialRequest {
+  readonly configuration: ConfigurationId;
+  /** undefined only under the `encryption-required-unenforced` fault. */
+  readonly encryption: ResponseEncryption | undefined;
+  /** The `jwt` proofs, not yet verified (none only under the `proof-optional` fault). */
+  readonly proofs: readonly unknown[];
+  /** Algorithms the configuration accepts for proofs. */
+  readonly proofAlgs: readonly string[];
+}
+
+const KNOWN = new Set([
+  "credential_identifier",
+  "credential_configuration_id",
+  "proofs",
+  "credential_response_encryption",
+]);
+
+/**
+ * Validates the encryption parameters (encryption_required: true). Missing or unusable
+ * parameters are invalid_encryption_parameters, unless `encryption-required-unenforced`
+ * lets a request without them through.
+ */
+export async function requiredEncryption(
+  ctx: VciContext,
+  value: unknown,
+): Promise<ResponseEncryption | undefined> {
+  if (value === undefined && ctx.faults.has("encryption-required-unenforced")) return undefined;
+  const encryption = await readEncryption(value);
+  if (encryption === undefined) {
+    throw badRequest("invalid_encryption_parameters", "credential_response_encryption is required");
+  }
+  return encryption;
+}
+
+/** The configuration the request asks for, through its identifier or its configuration id. */
+function requestedConfiguration(
+  ctx: VciContext,
+  body: Record<string, unknown>,
+  grant: Grant,
+): ConfigurationId {
+  const { faults } = ctx;
+  const identifier = body.credential_identifier;
+  const configurationId = body.credential_configuration_id;
+  if (identifier !== undefined && configurationId !== undefined && !faults.has("both-identifiers-accepted")) {
+    throw badRequest(
+      "invalid_credential_request",
+      "credential_identifier and credential_configuration_id are exclusive",
+    );
+  }
+  if (identifier !== undefined) {
+    const configuration = typeof identifier === "string" ? grant.identifiers?.get(identifier) : undefined;
+    if (configuration === undefined) {
+      const code = faults.has("unknown-identifier-invalid-request")
+        ? "invalid_request"
+        : "unknown_credential_identifier";
+      throw badRequest(code, "credential_identifier was not issued with this access token");
+    }
+    return configuration;
+  }
+  if (configurationId === undefined) {
+    throw badRequest(
+      "invalid_credential_request",
+      "credential_identifier or credential_configuration_id is required",
+    );
+  }
+  if (!isConfigurationId(configurationId) || !grant.configurationIds.includes(configurationId)) {
+    const code = faults.has("unknown-config-invalid-request")
+      ? "invalid_request"
+      : "unknown_credential_configuration";
+    throw badRequest(code, "credential_configuration_id is unknown or not authorized by this access token");
+  }
+  if (grant.identifiers !== undefined) {
+    throw badRequest(
+      "invalid_credential_request",
+      "this access token was issued credential_identifiers: use one",
+    );
+  }
+  return configurationId;
+}
+
+/**
+ * The `jwt` proofs of the request: `proofs` with exactly one member, `jwt`, a non-empty array.
+ * Under `proof-optional` a request without `proofs` has none.
+ */
+function jwtProofs(ctx: VciContext, proofs: unknown): unknown[] {
+  if (proofs === undefined && ctx.faults.has("proof-optional")) return [];
+  if (
+    !isObject(proofs) ||
+    Object.keys(proofs).length !== 1 ||
+    !Array.isArray(proofs.jwt) ||
+    proofs.jwt.length === 0
+  ) {
+    throw badRequest("invalid_proof", "proofs must have exactly one member, jwt, a non-empty array");
+  }
+  const limit = ctx.faults.has("batch-size-unchecked") ? LIMITS.maxProofs : batchSize(ctx);
+  if (proofs.jwt.length > limit) {
+    throw badRequest("invalid_credential_request", `at most ${batchSize(ctx)} proofs are accepted`);
+  }
+  return proofs.jwt as unknown[];
+}
+
+/**
+ * Checks a Credential Request (specs/000 Resources: Credential Request body; public-spec-facts
+ * §1, §8.2, §8.3.1) up to its proofs, in this order: encryption parameters, exclusive and
+ * known identifiers, then the shape and number of proofs. Unknown members are ignored.
+ */
+export async function readCredentialRequest(
+  ctx: VciContext,
+  body: Record<string, unknown>,
+  grant: Grant,
+): Promise<CredentialRequest> {
+  if (ctx.faults.has("unknown-member-rejected")) {
+    const other = Object.keys(body).find((k) => !KNOWN.has(k));
+    if (other !== undefined)
+      throw badRequest("invalid_credential_request", `unknown member ${other.slice(0, 64)}`);
+  }
+  const encryption = await requiredEncryption(ctx, body.credential_response_encryption);
+  const configuration = requestedConfiguration(ctx, body, grant);
+  const proofs = jwtProofs(ctx, body.proofs);
+  return { configuration, encryption, proofs, proofAlgs: PROOF_ALGS };
+}

@@ -1,0 +1,72 @@
+import type { Context } from "hono";
+import type { VciContext } from "../context.js";
+import { issueCredentials } from "../credential/issue.js";
+import { readJsonObject } from "../http/body.js";
+import { badRequest, VciError } from "../http/errors.js";
+import { LIMITS } from "../limits.js";
+import { issueNotificationId, type AccessTokens } from "../oauth/access-tokens.js";
+import { bearerGrant } from "./bearer.js";
+import { requiredEncryption } from "./credential-request.js";
+import type { DeferredStore } from "./deferred-store.js";
+import { credentialError, credentialReply } from "./responder.js";
+
+export interface DeferredDeps {
+  readonly ctx: VciContext;
+  readonly tokens: AccessTokens;
+  readonly deferred: DeferredStore;
+}
+
+/**
+ * POST /issuer/deferred (public-spec-facts §1, §9): bearer token, `{transaction_id,
+ * credential_response_encryption}`. Readiness counts polls, never wall time: the first
+ * poll answers 202 with the same transaction_id and an interval, later ones 200 with the
+ * credentials, after which the id is invalidated (400 invalid_transaction_id).
+ */
+export function deferredEndpoint(deps: DeferredDeps) {
+  const { ctx } = deps;
+  return async (c: Context): Promise<Response> => {
+    try {
+      const grant = bearerGrant(c.req.header("authorization"), deps.tokens, {
+        missingIs400: false,
+        anyToken: false,
+      });
+      const body = await readJsonObject(
+        c.req.raw,
+        LIMITS.maxCredentialBodyBytes,
+        "invalid_credential_request",
+      );
+      const encryption = await requiredEncryption(ctx, body.credential_response_encryption);
+      const id = body.transaction_id;
+      if (typeof id !== "string" || id === "") {
+        throw badRequest("invalid_credential_request", "transaction_id is required");
+      }
+      const t = deps.deferred.find(id);
+      if (t === undefined || t.grant !== grant) {
+        throw badRequest("invalid_transaction_id", "transaction_id is unknown or already used");
+      }
+      t.polls += 1;
+      // The `deferred-never-issued` fault keeps every transaction pending.
+      if (t.polls < LIMITS.deferredReadyOnPoll || ctx.faults.has("deferred-never-issued")) {
+        // The `deferred-pending-new-id` fault answers a new id; both stay valid.
+        const answered = ctx.faults.has("deferred-pending-new-id") ? deps.deferred.add(t) : id;
+        return await credentialReply(
+          ctx,
+          { transaction_id: answered, interval: LIMITS.deferredIntervalSeconds },
+          202,
+          encryption,
+        );
+      }
+      if (t.delivered === undefined) {
+        t.delivered = {
+          credentials: await issueCredentials(ctx, t.configuration, t.holders),
+          notification_id: issueNotificationId(ctx, grant),
+        };
+      }
+      if (!ctx.faults.has("deferred-id-reusable")) deps.deferred.delete(id);
+      return await credentialReply(ctx, { ...t.delivered }, 200, encryption);
+    } catch (err) {
+      if (err instanceof VciError) return credentialError(ctx, err);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,19 @@
+import type { JWK } from "jose";
+
+/** JWK members that carry private or symmetric key material. */
+export const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"] as const;
+
+/** Whether `v` is a plain JSON object. */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a JWK carries private key material. */
+export const hasPrivateMembers = (jwk: Record<string, unknown>): boolean =>
+  PRIVATE_MEMBERS.some((m) => m in jwk);
+
+/** The public members of an asymmetric JWK (what a credential's `cnf.jwk` carries). */
+export function publicJwk(jwk: Record<string, unknown>): JWK {
+  const out: Record<string, unknown> = {};
+  for (const m of ["kty", "crv", "x", "y", "n", "e"]) if (typeof jwk[m] === "string") out[m] = jwk[m];
+  return out as JWK;
+}

@@ -1,0 +1,25 @@
+import { randomBytes } from "node:crypto";
+import { generateKeyPair, SignJWT } from "jose";
+import type { VciContext } from "../context.js";
+
+/**
+ * Signs the metadata (specs/000 Resources: Signed Credential Issuer Metadata): header
+ * `typ` from the identifier set, ES256 with the metadata key's `kid`; payload = every
+ * metadata member plus `sub` (the issuer identifier), `iat` and `iss`. Faults: HS256 with a
+ * random secret (`signed-metadata-mac`), or a fresh key under the same kid (`signed-metadata-other-key`).
+ */
+export async function signMetadata(ctx: VciContext, metadata: Record<string, unknown>): Promise<string> {
+  const issuer = ctx.issuer();
+  const typ = ctx.faults.has("signed-metadata-typ") ? "JWT" : ctx.ids.metadataJwtTyp;
+  const jwt = new SignJWT({ ...metadata })
+    .setIssuedAt()
+    .setIssuer(issuer)
+    .setSubject(ctx.faults.has("signed-metadata-sub") ? `${issuer}/` : issuer);
+  if (ctx.faults.has("signed-metadata-mac")) {
+    return jwt.setProtectedHeader({ alg: "HS256", typ }).sign(randomBytes(32));
+  }
+  const key = ctx.faults.has("signed-metadata-other-key")
+    ? (await generateKeyPair("ES256")).privateKey
+    : ctx.keys.metadata.privateKey;
+  return jwt.setProtectedHeader({ alg: "ES256", typ, kid: ctx.keys.metadata.kid }).sign(key);
+}

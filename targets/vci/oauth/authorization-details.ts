@@ -1,0 +1,69 @@
+import { isConfigurationId, type ConfigurationId } from "../configurations.js";
+import type { VciContext } from "../context.js";
+import { badRequest } from "../http/errors.js";
+import { randomId } from "../random.js";
+
+/**
+ * Parses `authorization_details` (RFC 9396; specs/000 Resources: Token Request, type
+ * from the identifier set): a non-empty JSON array of objects whose `type` is the identifier set's
+ * and whose `credential_configuration_id` names a configuration of this issuer. Extra
+ * members (`claims`, `locations`, ...) are ignored. Anything else is invalid_request.
+ */
+export function parseAuthorizationDetails(ctx: VciContext, raw: string): ConfigurationId[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest("invalid_request", "authorization_details is not JSON");
+  }
+  if (!Array.isArray(value) || value.length === 0 || value.length > 8) {
+    throw badRequest("invalid_request", "authorization_details must be a non-empty JSON array");
+  }
+  const ids: ConfigurationId[] = [];
+  for (const entry of value as unknown[]) {
+    const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    if (e.type !== ctx.ids.authorizationDetailsType) {
+      throw badRequest(
+        "invalid_request",
+        `authorization_details entries must have type ${ctx.ids.authorizationDetailsType}`,
+      );
+    }
+    if (!isConfigurationId(e.credential_configuration_id)) {
+      throw badRequest(
+        "invalid_request",
+        "authorization_details names an unknown credential_configuration_id",
+      );
+    }
+    if (!ids.includes(e.credential_configuration_id)) ids.push(e.credential_configuration_id);
+  }
+  return ids;
+}
+
+/** How many Credential Datasets (identifiers) this issuer authorizes per configuration. */
+const DATASETS: Readonly<Record<ConfigurationId, number>> = { identity_sd_jwt: 2, identity_jwt_vc: 1 };
+
+/** The authorization_details of a Token Response and the identifiers they issue. */
+export interface IssuedDetails {
+  readonly details: Record<string, unknown>[];
+  /** undefined when no credential_identifiers are issued (the `auth-details-no-identifiers` fault). */
+  readonly identifiers: Map<string, ConfigurationId> | undefined;
+}
+
+/**
+ * Token Response `authorization_details` (specs/000 Resources: Token Response additions):
+ * one object per configuration with fresh `credential_identifiers` (one or two).
+ */
+export function issueDetails(ctx: VciContext, configurationIds: readonly ConfigurationId[]): IssuedDetails {
+  const withIds = !ctx.faults.has("auth-details-no-identifiers");
+  const identifiers = new Map<string, ConfigurationId>();
+  const details = configurationIds.map((id) => {
+    const credentialIdentifiers = Array.from({ length: DATASETS[id] }, () => `${id}-${randomId(12)}`);
+    for (const ci of credentialIdentifiers) identifiers.set(ci, id);
+    return {
+      type: ctx.ids.authorizationDetailsType,
+      credential_configuration_id: id,
+      ...(withIds ? { credential_identifiers: credentialIdentifiers } : {}),
+    };
+  });
+  return { details, identifiers: withIds ? identifiers : undefined };
+}

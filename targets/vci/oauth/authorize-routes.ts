@@ -1,0 +1,118 @@
+import { Hono, type Context } from "hono";
+import { endpoint, type VciContext } from "../context.js";
+import { readForm } from "../http/body.js";
+import { VciError } from "../http/errors.js";
+import { LIMITS } from "../limits.js";
+import type { OfferStore } from "../offer/store.js";
+import { randomId, sameSecret } from "../random.js";
+import { ExpiringStore } from "../store.js";
+import { consentPage, errorPage, loginPage } from "./auth-pages.js";
+import { AuthorizeError, readAuthorizationRequest, type AuthorizationRequest } from "./authorize-request.js";
+import type { AuthorizationCodes } from "./codes.js";
+
+/** The demo End-User's login (the password is random per start). */
+export interface Login {
+  readonly username: string;
+  readonly password: string;
+}
+
+interface Pending {
+  readonly request: AuthorizationRequest;
+  authenticated: boolean;
+}
+
+const html = (body: string, status = 200): Response =>
+  new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      "x-frame-options": "DENY",
+    },
+  });
+
+/** 302 to the client's redirect_uri with `params` (RFC 6749 §4.1.2). */
+function redirect(uri: string, params: Record<string, string | undefined>): Response {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return new Response(null, {
+    status: 302,
+    headers: { location: url.toString(), "cache-control": "no-store" },
+  });
+}
+
+/**
+ * The Authorization Endpoint (specs/000 Rules 4): GET validates the request and shows a
+ * login page; the pages post back to the same URL with the pending request's random id in
+ * a hidden field (no cookies). After login the consent page lists the claims; consent
+ * redirects with a code, deny with `access_denied`.
+ */
+export function authorizeRoutes(
+  ctx: VciContext,
+  offers: OfferStore,
+  codes: AuthorizationCodes,
+  login: Login,
+): Hono {
+  const pending = new ExpiringStore<Pending>();
+  const action = () => endpoint(ctx, "authorize");
+  const app = new Hono();
+
+  app.get("/", (c: Context) => {
+    try {
+      const request = readAuthorizationRequest(ctx, offers, (n) => c.req.query(n));
+      const id = randomId();
+      pending.set(id, { request, authenticated: false }, LIMITS.pendingAuthorizationLifetimeSeconds);
+      return html(loginPage(action(), id));
+    } catch (err) {
+      if (err instanceof AuthorizeError && err.redirect) {
+        return redirect(err.redirect.uri, {
+          error: err.error,
+          error_description: err.description,
+          state: err.redirect.state,
+        });
+      }
+      if (err instanceof VciError) return html(errorPage(err.description), 400);
+      throw err;
+    }
+  });
+
+  app.post("/", async (c: Context) => {
+    let form: URLSearchParams;
+    try {
+      form = await readForm(c.req.raw, LIMITS.maxSmallBodyBytes);
+    } catch (err) {
+      if (err instanceof VciError) return html(errorPage(err.description), err.status);
+      throw err;
+    }
+    const id = form.get("pending") ?? "";
+    const p = pending.get(id);
+    if (p === undefined) return html(errorPage("This authorization request is unknown or has expired."), 400);
+    const decision = form.get("decision");
+    if (!p.authenticated) {
+      const ok =
+        sameSecret(form.get("username") ?? "", login.username) &&
+        sameSecret(form.get("password") ?? "", login.password);
+      if (!ok) return html(loginPage(action(), id, "Unknown user name or wrong password."));
+      p.authenticated = true;
+      return html(consentPage(action(), id, p.request.configurationIds));
+    }
+    const { request } = p;
+    if (decision === "deny") {
+      pending.delete(id);
+      return redirect(request.redirectUri, { error: "access_denied", state: request.state });
+    }
+    if (decision !== "consent") return html(consentPage(action(), id, request.configurationIds));
+    pending.delete(id);
+    const code = codes.issue({
+      clientId: request.clientId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      configurationIds: request.configurationIds,
+      viaDetails: request.viaDetails,
+      deferred: request.deferred,
+    });
+    return redirect(request.redirectUri, { code, state: request.state });
+  });
+  return app;
+}
