@@ -249,6 +249,7 @@ async function suiteRun(suite: string): Promise<number | undefined> {
 for (const [suite, bound] of [
   ["scim", 10_000],
   ["commands", 15_000],
+  ["vci", 15_000],
 ] as const) {
   const ms = await suiteRun(suite);
   if (ms !== undefined)

@@ -28,6 +28,9 @@ function ensureChromium() {
   return true;
 }
 
+// The credential issuance suite's authorization code flow runs Chromium inside the vitest
+// stage too, so the browser is made sure of before anything runs.
+const haveChromium = ensureChromium();
 const out = mkdtempSync(join(tmpdir(), "idc-test-"));
 const vitestJson = join(out, "vitest.json");
 const pwJson = join(out, "playwright.json");
@@ -50,7 +53,7 @@ if (existsSync(vitestJson)) {
 } else failed += 1;
 
 let pwStatus = 1;
-if (ensureChromium()) {
+if (haveChromium) {
   pwStatus = run("npx", ["playwright", "test", "--reporter=list,json"], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
   });

@@ -10,7 +10,7 @@ const suites = await loadSuites();
 const env = new Proxy({} as Record<string, string>, {
   get: (_t, k) => {
     const name = String(k);
-    if (/_(URL|ISSUER|ENDPOINT)$/.test(name)) return "http://127.0.0.1:9/";
+    if (/_(URL|ISSUER|ENDPOINT)$/.test(name)) return "https://127.0.0.1:9/";
     if (name.endsWith("CLIENT_KEY"))
       return JSON.stringify({ kty: "EC", crv: "P-256", x: "x", y: "y", d: "d" });
     return "placeholder-value";

@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { defineCheck } from "../../../src/engine/check.js";
+import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
+import { BrowserStepError } from "../../../mocks/wallet/errors.js";
+import { pkce } from "../../../mocks/wallet/pkce.js";
+import type { VciProfile } from "../profile.js";
+import { body, isObject, said, Vci, type Ctx } from "../client.js";
+
+/** specs/000 Rules 3 and 4: the Authorization Code Flow with authorization_details. */
+export const authorizationChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.authorization-code",
+    title:
+      "login and consent in a browser give a code whose Token Response carries authorization_details with credential_identifiers, and a credential_identifier obtains a credential",
+    requirements: ["VCI-AUTHZ-FLOW"],
+    timeoutMs: 60_000,
+    async run(c: Ctx) {
+      const a = c.profile.authorization;
+      if (!a) c.skip("the profile declares no authorization code flow (authorization)", "not-declared");
+      const v = new Vci(c);
+      const meta = await v.metadata();
+      const as = await v.authorizationServer();
+      if (typeof as.authorization_endpoint !== "string")
+        c.skip("the Authorization Server metadata has no authorization_endpoint", "not-offered");
+      const conf = await v.configuration(a.configuration);
+      const redirectUri = String(c.provided.redirectUri);
+      const { verifier, challenge, method } = pkce();
+      const state = randomBytes(16).toString("base64url");
+      const detail = {
+        type: v.ids.authorizationDetailsType,
+        credential_configuration_id: a.configuration,
+        ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
+      };
+      const url = new URL(String(as.authorization_endpoint));
+      for (const [k, val] of Object.entries({
+        response_type: "code",
+        client_id: c.profile.clientId,
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: challenge,
+        code_challenge_method: method,
+        authorization_details: JSON.stringify([detail]),
+      }))
+        url.searchParams.set(k, val);
+      const secrets = a.steps.flatMap((s) => ("fill" in s && s.fill.value.length >= 4 ? [s.fill.value] : []));
+      for (const s of secrets) c.secret(s, "BROWSER_INPUT");
+      let redirectedTo: string;
+      try {
+        ({ redirectedTo } = await authorizeInBrowser({
+          authorizationUrl: url.href,
+          steps: a.steps,
+          redirectUri,
+          timeoutMs: a.timeoutMs,
+          ignoreHttpsErrors: a.browserIgnoresCertificate,
+          secrets,
+        }));
+      } catch (e) {
+        // The harness's browser, or the profile's steps, failed: nothing about the issuer was seen.
+        if (e instanceof BrowserStepError)
+          throw new Error(`the browser step (authorization.steps) could not be carried out: ${e.message}`);
+        c.check("VCI-AUTHZ-FLOW", false, {
+          expected: `the browser steps end at ${redirectUri} with a code`,
+          actual: (e as Error).message,
+        });
+        return;
+      }
+      const back = new URL(redirectedTo).searchParams;
+      const code = back.get("code");
+      c.note(`authorization response: ${[...back.keys()].join(", ")}`);
+      c.require("VCI-AUTHZ-FLOW", code !== null && back.get("state") === state, {
+        expected: "redirect with code and the same state",
+        actual: code === null ? `redirect with ${back.get("error") ?? "no code"}` : "a different state",
+      });
+      c.secret(code!, "AUTHORIZATION_CODE");
+      const res = await v.token({
+        grant_type: "authorization_code",
+        code: code!,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+        client_id: c.profile.clientId,
+      });
+      const b = body(res);
+      const ad = Array.isArray(b.authorization_details) ? b.authorization_details : [];
+      const entry = ad.find((d) => isObject(d) && d.credential_configuration_id === a.configuration);
+      const ids =
+        isObject(entry) && Array.isArray(entry.credential_identifiers) ? entry.credential_identifiers : [];
+      c.require(
+        "VCI-AUTHZ-FLOW",
+        res.status === 200 &&
+          typeof b.access_token === "string" &&
+          ids.length > 0 &&
+          typeof ids[0] === "string",
+        {
+          expected: `200 with an access token and authorization_details for ${a.configuration} with credential_identifiers`,
+          actual:
+            res.status === 200
+              ? `authorization_details ${JSON.stringify(b.authorization_details ?? null).slice(0, 200)}`
+              : said(res),
+          res,
+        },
+      );
+      const key = await v.keyFor(conf);
+      const reply = await v.credential(b.access_token as string, {
+        credential_identifier: ids[0],
+        proofs: { jwt: [await v.proof(key)] },
+      });
+      const creds = reply.body.credentials;
+      c.check("VCI-AUTHZ-FLOW", reply.res.status === 200 && Array.isArray(creds) && creds.length > 0, {
+        expected: "200 with credentials for the credential_identifier",
+        actual: reply.decryptError ?? said(reply.res),
+        res: reply.res,
+      });
+    },
+  }),
+];

@@ -1,0 +1,423 @@
+import type { JWK } from "jose";
+import { defineCheck } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { wellKnownUrl } from "../../../src/protocols/vci.js";
+import { sameKey, verifyIssuerSignature, type ParsedCredential } from "../../../mocks/wallet/credential.js";
+import type { VciProfile } from "../profile.js";
+import {
+  body,
+  isError,
+  isJsonType,
+  isJwtType,
+  isObject,
+  needsProof,
+  said,
+  Vci,
+  type Ctx,
+  type Json,
+} from "../client.js";
+import {
+  baseline,
+  cnfShown,
+  credentialValues,
+  goodRequest,
+  readCredential,
+  readableFormat,
+  session,
+  shapeProblems,
+  show,
+  stranger,
+  type Session,
+} from "../session.js";
+
+// Helpers shared by the credential endpoint checks (proofs.ts, batch.ts, encryption.ts import
+/** The issuer's keys for its credentials: SD-JWT VC issuer metadata (jwks, or jwks_uri). */
+async function issuerKeys(c: Ctx, v: Vci): Promise<{ keys: JWK[] } | string> {
+  const res = await c.http.get(wellKnownUrl(v.issuer, "/.well-known/jwt-vc-issuer"), {
+    headers: { accept: "application/json" },
+    label: "JWT VC issuer metadata",
+  });
+  if (res.status !== 200 || !isObject(res.json)) return `/.well-known/jwt-vc-issuer answered ${said(res)}`;
+  const m = res.json;
+  const keysOf = (j: unknown): JWK[] | undefined =>
+    isObject(j) && Array.isArray(j.keys) ? (j.keys.filter(isObject) as JWK[]) : undefined;
+  const inline = keysOf(m.jwks);
+  if (inline) return { keys: inline };
+  if (typeof m.jwks_uri !== "string") return "the JWT VC issuer metadata has neither jwks nor jwks_uri";
+  let u: URL;
+  try {
+    u = new URL(m.jwks_uri);
+  } catch {
+    return `jwks_uri ${show(m.jwks_uri)} is not a URL`;
+  }
+  if (u.protocol !== "https:" && u.protocol !== new URL(v.issuer).protocol)
+    return `jwks_uri ${u.href} is not https`;
+  const k = await c.http.get(u, {
+    headers: { accept: "application/json" },
+    label: "JWT VC issuer keys (jwks_uri)",
+  });
+  const keys = k.status === 200 ? keysOf(k.json) : undefined;
+  return keys ? { keys } : `jwks_uri answered ${said(k)}`;
+}
+
+const ALLOWED_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
+
+/** Judges one credential error response (public §8.3.1): 400 JSON, an error string, a clean error_description. */
+function errorFormat(c: Ctx, res: HttpResponse): void {
+  if (res.status !== 400) return;
+  const b = body(res);
+  const problems: string[] = [];
+  if (isJwtType(res)) problems.push("the error is application/jwt (errors are never encrypted)");
+  else if (!isJsonType(res))
+    problems.push(`Content-Type is ${res.header("content-type") ?? "absent"}, not application/json`);
+  if (typeof b.error !== "string") problems.push(`error is ${show(b.error)}, not a string`);
+  const d = b.error_description;
+  if (d !== undefined && (typeof d !== "string" || !ALLOWED_DESCRIPTION.test(d)))
+    problems.push(
+      typeof d === "string"
+        ? "error_description has characters outside %x20-21 / %x23-5B / %x5D-7E (such as a double quote, a backslash or a control character)"
+        : "error_description is not a string",
+    );
+  c.check("VCI-CRED-ERROR-FORMAT", problems.length === 0, {
+    expected:
+      'a 400 application/json body {"error": string, "error_description"?: printable ASCII without " and \\}',
+    actual: problems.join("; "),
+    res,
+  });
+}
+
+/** Issues one credential of `s` and judges response, format, binding and signature. */
+async function issueAndJudge(
+  c: Ctx,
+  v: Vci,
+  s: Session,
+  first: boolean,
+  keys: () => Promise<{ keys: JWK[] } | string>,
+): Promise<void> {
+  const key = await v.keyFor(s.conf);
+  const bound = needsProof(s.conf);
+  const r = await v.credential(s.token, await goodRequest(v, s, key), {
+    label: `credential request (${s.id})`,
+  });
+  const det = {
+    expected: `200 with a ${s.id} credential for a request with a valid jwt proof`,
+    actual: said(r.res),
+    res: r.res,
+  };
+  if (first) c.require("VCI-CRED-ISSUE", r.res.status === 200, det);
+  else if (!c.check("VCI-CRED-ISSUE", r.res.status === 200, det)) return;
+  if (r.decryptError !== undefined) {
+    const why = `the encrypted 200 response could not be read (${r.decryptError}): see VCI-ENC-RESPONSE`;
+    if (first) c.skip(why, "dependency");
+    c.note(`${s.id}: ${why}`);
+    return;
+  }
+  const problems = shapeProblems(r.body, bound ? 1 : 0);
+  c.check("VCI-CRED-RESPONSE-SHAPE", problems.length === 0, {
+    expected:
+      "credentials: a non-empty array of {credential} objects, at most one per proof; notification_id a string when present; no transaction_id",
+    actual: problems.join("; "),
+    res: r.res,
+  });
+  const values = credentialValues(r.body);
+  const later = ["VCI-CRED-FORMAT", "VCI-CRED-BOUND-TO-PROOF", "VCI-CRED-SIGNATURE"];
+  if (values.length === 0) {
+    for (const id of later)
+      c.skipOnly(id, "the response carries no credential: see VCI-CRED-RESPONSE-SHAPE", "dependency");
+    return;
+  }
+  if (!readableFormat(s.conf.format)) {
+    for (const id of later)
+      c.skipOnly(
+        id,
+        `configuration ${s.id} has format ${show(s.conf.format)}; the Wallet reads dc+sd-jwt and jwt_vc_json`,
+        "other",
+      );
+    return;
+  }
+  const parsed: ParsedCredential[] = [];
+  const formatProblems: string[] = [];
+  values.forEach((value, i) => {
+    const out = readCredential(s.conf, value, `credentials[${i}]`);
+    formatProblems.push(...out.problems);
+    if (out.parsed) parsed.push(out.parsed);
+  });
+  c.check("VCI-CRED-FORMAT", formatProblems.length === 0, {
+    expected: `${s.id} credentials of format ${String(s.conf.format)}, well formed`,
+    actual: formatProblems.join("; "),
+    res: r.res,
+  });
+  if (parsed.length === 0) {
+    for (const id of later.slice(1))
+      c.skipOnly(id, "no credential could be read: see VCI-CRED-FORMAT", "dependency");
+    return;
+  }
+  if (bound) {
+    const wrong = parsed.filter((p) => !sameKey(p.cnfJwk, key.publicJwk));
+    c.check("VCI-CRED-BOUND-TO-PROOF", wrong.length === 0, {
+      expected: `cnf.jwk of the proof's key (thumbprint ${key.thumbprint})`,
+      actual: wrong.map(cnfShown).join("; "),
+      res: r.res,
+    });
+  } else
+    c.skipOnly(
+      "VCI-CRED-BOUND-TO-PROOF",
+      `configuration ${s.id} binds no key (no proof_types_supported or cryptographic_binding_methods_supported)`,
+      "not-offered",
+    );
+  const jwks = await keys();
+  if (typeof jwks === "string") {
+    c.skipOnly(
+      "VCI-CRED-SIGNATURE",
+      `the issuer publishes no key for its credentials (${jwks})`,
+      "not-offered",
+    );
+    return;
+  }
+  const bad: number[] = [];
+  for (const [i, p] of parsed.entries()) if (!(await verifyIssuerSignature(p, jwks))) bad.push(i);
+  c.check("VCI-CRED-SIGNATURE", bad.length === 0, {
+    expected:
+      "the issuer JWT of each credential verifies with a key of /.well-known/jwt-vc-issuer (by kid, else the only key)",
+    actual: `${bad.map((i) => `credential ${i}`).join(", ")} of ${s.id} does not verify (alg ${show(parsed[bad[0] ?? 0]?.header.alg)}, kid ${show(parsed[bad[0] ?? 0]?.header.kid)})`,
+    res: r.res,
+  });
+}
+
+/** The Token Response's credential_identifiers for configuration `id` (public §6.2; specs/000 Token Response). */
+function credentialIdentifiers(v: Vci, tokenRes: HttpResponse, id: string): string[] {
+  const ad = body(tokenRes).authorization_details;
+  if (!Array.isArray(ad)) return [];
+  for (const d of ad) {
+    if (!isObject(d) || d.type !== v.ids.authorizationDetailsType) continue;
+    if (d.credential_configuration_id !== undefined && d.credential_configuration_id !== id) continue;
+    if (Array.isArray(d.credential_identifiers))
+      return d.credential_identifiers.filter((x): x is string => typeof x === "string" && x !== "");
+  }
+  return [];
+}
+
+/**
+ * A fresh token asked with authorization_details for `id` (pre-authorized Token Request),
+ * and a credential_identifier from its response; a reason instead when there is none.
+ */
+async function identifierSession(
+  v: Vci,
+  id: string,
+): Promise<{ token: string; identifier: string } | string> {
+  const o = await v.offer("preAuthorized");
+  if (o.shape.txCodeRequired && o.txCode === undefined)
+    return "the offer needs a tx_code the profile's source did not give";
+  const res = await v.token(
+    v.preAuthorizedForm(o, {
+      authorization_details: JSON.stringify([
+        { type: v.ids.authorizationDetailsType, credential_configuration_id: id },
+      ]),
+    }),
+    "token request with authorization_details",
+  );
+  const token = body(res).access_token;
+  if (res.status !== 200 || typeof token !== "string")
+    return `the token request with authorization_details answered ${said(res)}`;
+  const identifier = credentialIdentifiers(v, res, id)[0];
+  if (identifier === undefined)
+    return "the Token Response to a request with authorization_details has no credential_identifiers (see VCI-TOKEN-AUTH-DETAILS), so the issuer takes no credential_identifier";
+  return { token, identifier };
+}
+
+/** specs/000 Credential Endpoint, Credential Request and Response; public §8.2, §8.3, §8.3.1. */
+export const credentialChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.credential-issue",
+    title:
+      "a Credential Request with a valid jwt proof is answered 200 with credentials of the configuration's format, bound to the proof's key and signed by the issuer",
+    requirements: [
+      "VCI-CRED-ISSUE",
+      "VCI-CRED-RESPONSE-SHAPE",
+      "VCI-CRED-FORMAT",
+      "VCI-CRED-BOUND-TO-PROOF",
+      "VCI-CRED-SIGNATURE",
+    ],
+    async run(c) {
+      const v = new Vci(c);
+      let keys: Promise<{ keys: JWK[] } | string> | undefined;
+      const issuerKeysOnce = (): Promise<{ keys: JWK[] } | string> => (keys ??= issuerKeys(c, v));
+      const first = await session(v, { usesFixed: true });
+      await issueAndJudge(c, v, first, true, issuerKeysOnce);
+      // Every other configuration of the offer, each on a token of its own (a fixed offer gives one token only).
+      if (c.profile.offers.fixed) {
+        if (first.ids.length > 1)
+          c.note(`a fixed offer: only ${first.id} of ${first.ids.join(", ")} was requested`);
+        return;
+      }
+      for (const id of first.ids.slice(1))
+        await issueAndJudge(c, v, await session(v, { configuration: id }), false, issuerKeysOnce);
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.credential-token-reuse",
+    title: "the same access token serves a second Credential Request (an issuer may also stop accepting it)",
+    requirements: ["VCI-CRED-TOKEN-REUSE"],
+    async run(c) {
+      const v = new Vci(c);
+      const s = await session(v);
+      const one = await v.credential(s.token, await goodRequest(v, s, await v.keyFor(s.conf)), {
+        label: "first credential request",
+      });
+      if (one.res.status !== 200)
+        c.skip(`the first Credential Request answered ${said(one.res)}: see VCI-CRED-ISSUE`, "dependency");
+      const two = await v.credential(s.token, await goodRequest(v, s, await v.keyFor(s.conf)), {
+        label: "second credential request, same access token",
+      });
+      c.check("VCI-CRED-TOKEN-REUSE", two.res.status === 200, {
+        expected: "200 for a second Credential Request with the same access token (new key, new nonce)",
+        actual: said(two.res),
+        res: two.res,
+      });
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.credential-ignore-unknown",
+    title: "an unknown member in a Credential Request is ignored",
+    requirements: ["VCI-CRED-IGNORE-UNKNOWN"],
+    async run(c) {
+      const v = new Vci(c);
+      const s = await session(v);
+      const req = {
+        ...(await goodRequest(v, s, await v.keyFor(s.conf))),
+        idconform_unknown_member: { note: "an extension this issuer does not know" },
+      };
+      const r = await v.credential(s.token, req, { label: "credential request with an unknown member" });
+      // A refusal counts only if the same request without the member succeeds.
+      if (r.res.status !== 200) await baseline(v);
+      c.check("VCI-CRED-IGNORE-UNKNOWN", r.res.status === 200, {
+        expected:
+          "200: the unknown member idconform_unknown_member is ignored (the same request without it succeeds)",
+        actual: said(r.res),
+        res: r.res,
+      });
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.credential-request-errors",
+    title:
+      "an unknown configuration, an unknown identifier, or an identifier together with a configuration id are refused with 400 and their own error code, in a well-formed JSON error",
+    requirements: [
+      "VCI-CRED-UNKNOWN-CONFIG",
+      "VCI-CRED-ID-EXCLUSIVE",
+      "VCI-CRED-UNKNOWN-ID",
+      "VCI-CRED-ERROR-FORMAT",
+    ],
+    async run(c) {
+      const v = new Vci(c);
+      const base = await baseline(v);
+      const s = await session(v);
+      const unknownConf = await v.credential(
+        s.token,
+        {
+          ...(await goodRequest(v, s, await v.keyFor(s.conf))),
+          credential_configuration_id: stranger("idconform-unknown-configuration"),
+        },
+        { label: "unknown credential_configuration_id" },
+      );
+      c.check("VCI-CRED-UNKNOWN-CONFIG", isError(unknownConf.res, 400, "unknown_credential_configuration"), {
+        expected:
+          "400 unknown_credential_configuration for a credential_configuration_id not in the metadata",
+        actual: said(unknownConf.res),
+        res: unknownConf.res,
+      });
+      errorFormat(c, unknownConf.res);
+      const a = await identifierSession(v, base.id);
+      if (typeof a === "string") {
+        for (const id of ["VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"]) c.skipOnly(id, a, "dependency");
+      } else {
+        const proofs = async (): Promise<Json> => {
+          const r = await goodRequest(v, base, await v.keyFor(base.conf));
+          return r.proofs !== undefined ? { proofs: r.proofs } : {};
+        };
+        const good = await v.credential(
+          a.token,
+          { credential_identifier: a.identifier, ...(await proofs()) },
+          {
+            label: "credential request by credential_identifier (baseline)",
+          },
+        );
+        if (good.res.status !== 200) {
+          const why = `a valid request by credential_identifier answered ${said(good.res)}, so the refusals would prove nothing`;
+          for (const id of ["VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"])
+            c.skipOnly(id, why, "dependency");
+        } else {
+          const b = await identifierSession(v, base.id);
+          if (typeof b === "string") c.skipOnly("VCI-CRED-ID-EXCLUSIVE", b, "dependency");
+          else {
+            const both = await v.credential(
+              b.token,
+              {
+                credential_identifier: b.identifier,
+                credential_configuration_id: base.id,
+                ...(await proofs()),
+              },
+              { label: "credential_identifier and credential_configuration_id together" },
+            );
+            c.check("VCI-CRED-ID-EXCLUSIVE", isError(both.res, 400, "invalid_credential_request"), {
+              expected:
+                "400 invalid_credential_request for a request with both credential_identifier and credential_configuration_id",
+              actual: said(both.res),
+              res: both.res,
+            });
+            errorFormat(c, both.res);
+          }
+          const d = await identifierSession(v, base.id);
+          if (typeof d === "string") c.skipOnly("VCI-CRED-UNKNOWN-ID", d, "dependency");
+          else {
+            const unknownId = await v.credential(
+              d.token,
+              { credential_identifier: stranger("idconform-unknown-identifier"), ...(await proofs()) },
+              { label: "unknown credential_identifier" },
+            );
+            c.check("VCI-CRED-UNKNOWN-ID", isError(unknownId.res, 400, "unknown_credential_identifier"), {
+              expected:
+                "400 unknown_credential_identifier for a credential_identifier the token was not issued for",
+              actual: said(unknownId.res),
+              res: unknownId.res,
+            });
+            errorFormat(c, unknownId.res);
+          }
+        }
+      }
+      c.skipOnly("VCI-CRED-ERROR-FORMAT", "no credential error response (400) was observed", "dependency");
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.credential-bearer",
+    title:
+      "a Credential Request without an access token, or with one the issuer never issued, is refused with 401 and a WWW-Authenticate challenge",
+    requirements: ["VCI-CRED-BEARER-401", "VCI-CRED-BAD-TOKEN"],
+    async run(c) {
+      const v = new Vci(c);
+      const s = await baseline(v);
+      const none = await v.credential(undefined, await goodRequest(v, s, await v.keyFor(s.conf)), {
+        label: "credential request without an access token",
+      });
+      const challenge = none.res.header("www-authenticate") ?? "";
+      c.check("VCI-CRED-BEARER-401", none.res.status === 401 && /^bearer(\s|$)/i.test(challenge), {
+        expected: "401 with WWW-Authenticate: Bearer ...",
+        actual: `${said(none.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
+        res: none.res,
+      });
+      const forged = stranger("idc");
+      c.secret(forged, "UNKNOWN_ACCESS_TOKEN");
+      const bad = await v.credential(forged, await goodRequest(v, s, await v.keyFor(s.conf)), {
+        label: "credential request with an access token never issued",
+      });
+      const badChallenge = bad.res.header("www-authenticate") ?? "";
+      c.check("VCI-CRED-BAD-TOKEN", bad.res.status === 401 && badChallenge.trim() !== "", {
+        expected: '401 with WWW-Authenticate (RFC 6750: Bearer error="invalid_token")',
+        actual: `${said(bad.res)}; WWW-Authenticate ${badChallenge ? badChallenge.slice(0, 120) : "absent"}`,
+        res: bad.res,
+      });
+      if (bad.res.status === 401 && !/invalid_token/.test(badChallenge))
+        c.note('the 401 for an unknown token does not say error="invalid_token" in its challenge');
+    },
+  }),
+];

@@ -1,0 +1,95 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { VciProfile } from "../profile.js";
+import { isError, said, Vci, type CredentialReply, type Ctx } from "../client.js";
+
+const MAX_POLLS = 10;
+const MAX_WAIT_S = 2;
+
+const positive = (x: unknown): boolean => typeof x === "number" && Number.isFinite(x) && x > 0;
+
+/** The Wallet waits as the issuer asks (interval seconds), bounded, before polling again. */
+function wait(seconds: number, signal: AbortSignal): Promise<void> {
+  const ms = Math.min(Math.max(seconds, 0), MAX_WAIT_S) * 1000;
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+}
+
+/** specs/000 Components: Deferred Credential Endpoint; public §8.3 and §9. */
+export const deferredChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.deferred",
+    title:
+      "a deferred issuance answers 202 with transaction_id and interval; polls answer 202 with the same id while pending, then 200 with credentials; a delivered id is invalid_transaction_id",
+    requirements: ["VCI-DEFERRED-202", "VCI-DEFERRED-PENDING", "VCI-DEFERRED-ISSUED", "VCI-DEFERRED-USED"],
+    timeoutMs: 40_000,
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const url = await v.endpoint("deferred_credential_endpoint", "VCI-DEFERRED-202");
+      const o = await v.offer("deferred");
+      const [id] = await v.usableConfigurations(o);
+      const conf = await v.configuration(id!);
+      const { token } = await v.accessToken(o);
+      const key = await v.keyFor(conf);
+      const first = await v.credential(token, {
+        credential_configuration_id: id,
+        proofs: { jwt: [await v.proof(key)] },
+      });
+      if (first.res.status === 200) c.skip("the deferred offer's credential was issued at once", "other");
+      const b = first.body;
+      c.require(
+        "VCI-DEFERRED-202",
+        first.res.status === 202 &&
+          typeof b.transaction_id === "string" &&
+          positive(b.interval) &&
+          b.credentials === undefined,
+        {
+          expected: "202 with transaction_id and a positive interval, without credentials",
+          actual: first.decryptError ?? `${first.res.status} ${JSON.stringify(b).slice(0, 200)}`,
+          res: first.res,
+        },
+      );
+      const txId = b.transaction_id as string;
+      c.secret(txId, "TRANSACTION_ID");
+      let interval = b.interval as number;
+      let reply: CredentialReply | undefined;
+      let pending = 0;
+      for (let i = 0; i < MAX_POLLS; i++) {
+        await wait(interval, c.signal);
+        reply = await v.credential(token, { transaction_id: txId }, { url, label: `deferred poll ${i + 1}` });
+        if (reply.res.status !== 202) break;
+        pending++;
+        const p = reply.body;
+        c.check("VCI-DEFERRED-PENDING", p.transaction_id === txId && positive(p.interval), {
+          expected: "202 with the same transaction_id and an interval",
+          actual: `transaction_id ${p.transaction_id === txId ? "the same" : JSON.stringify(p.transaction_id ?? null)}, interval ${JSON.stringify(p.interval ?? null)}`,
+          res: reply.res,
+        });
+        if (positive(p.interval)) interval = p.interval as number;
+      }
+      if (pending === 0)
+        c.skipOnly("VCI-DEFERRED-PENDING", "the first poll already delivered the credential", "other");
+      const done = reply!;
+      const creds = done.body.credentials;
+      c.require("VCI-DEFERRED-ISSUED", done.res.status === 200 && Array.isArray(creds) && creds.length > 0, {
+        expected: `200 with credentials within ${MAX_POLLS} polls`,
+        actual:
+          done.res.status === 202
+            ? `still pending after ${MAX_POLLS} polls`
+            : (done.decryptError ?? said(done.res)),
+        res: done.res,
+      });
+      const again = await v.credential(
+        token,
+        { transaction_id: txId },
+        { url, label: "the delivered transaction_id again" },
+      );
+      c.check("VCI-DEFERRED-USED", isError(again.res, 400, "invalid_transaction_id"), {
+        expected: "400 invalid_transaction_id",
+        actual: again.res.status === 200 ? "200: delivered again" : said(again.res),
+        res: again.res,
+      });
+    },
+  }),
+];

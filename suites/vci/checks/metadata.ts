@@ -1,0 +1,393 @@
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";
+import { defineCheck } from "../../../src/engine/check.js";
+import { AS_WELL_KNOWN, wellKnownUrl } from "../../../src/protocols/vci.js";
+import type { VciProfile } from "../profile.js";
+import { body, isJsonType, isJwtType, isObject, said, Vci, type Json, type Ctx } from "../client.js";
+
+const ENDPOINTS = [
+  "credential_endpoint",
+  "nonce_endpoint",
+  "deferred_credential_endpoint",
+  "notification_endpoint",
+];
+const BINDING = /^(jwk|cose_key|did:[a-z0-9]+)$/;
+const MAC = /^HS\d+$/;
+
+const nonEmptyStrings = (v: unknown): boolean =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
+
+/** Locales used twice in a display array (one object per language). */
+function duplicateLocales(display: unknown): string[] {
+  if (!Array.isArray(display)) return [];
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const d of display) {
+    const l = isObject(d) ? d.locale : undefined;
+    if (typeof l !== "string") continue;
+    const key = l.toLowerCase();
+    if (seen.has(key)) twice.add(l);
+    seen.add(key);
+  }
+  return [...twice];
+}
+
+/** Shape problems of a display array: non-empty, names where required, a uri in every image. */
+function displayProblems(where: string, display: unknown, nameRequired: boolean): string[] {
+  if (display === undefined) return [];
+  if (!Array.isArray(display) || display.length === 0) return [`${where} is not a non-empty array`];
+  const out: string[] = [];
+  display.forEach((d, i) => {
+    if (!isObject(d)) return void out.push(`${where}[${i}] is not an object`);
+    if (nameRequired ? typeof d.name !== "string" : d.name !== undefined && typeof d.name !== "string")
+      out.push(`${where}[${i}].name is ${nameRequired ? "missing or " : ""}not a string`);
+    for (const img of ["logo", "background_image"]) {
+      const o = d[img];
+      if (o !== undefined && !(isObject(o) && typeof o.uri === "string"))
+        out.push(`${where}[${i}].${img} has no uri string`);
+    }
+  });
+  return out;
+}
+
+function encryptionProblems(m: Json): string[] {
+  const out: string[] = [];
+  const res = m.credential_response_encryption;
+  if (res !== undefined) {
+    if (!isObject(res)) out.push("credential_response_encryption is not an object");
+    else {
+      if (!nonEmptyStrings(res.alg_values_supported))
+        out.push("credential_response_encryption.alg_values_supported is not a non-empty array");
+      if (!nonEmptyStrings(res.enc_values_supported))
+        out.push("credential_response_encryption.enc_values_supported is not a non-empty array");
+      if (typeof res.encryption_required !== "boolean")
+        out.push("credential_response_encryption.encryption_required is not a boolean");
+    }
+  }
+  const req = m.credential_request_encryption;
+  if (req !== undefined) {
+    if (!isObject(req)) out.push("credential_request_encryption is not an object");
+    else {
+      const keys = isObject(req.jwks) ? req.jwks.keys : undefined;
+      if (!Array.isArray(keys)) out.push("credential_request_encryption.jwks has no keys array");
+      else {
+        const kids = keys.map((k) => (isObject(k) ? k.kid : undefined));
+        if (kids.some((k) => typeof k !== "string"))
+          out.push("a credential_request_encryption key has no kid");
+        if (new Set(kids).size !== kids.length) out.push("credential_request_encryption kids are not unique");
+      }
+      if (!nonEmptyStrings(req.enc_values_supported))
+        out.push("credential_request_encryption.enc_values_supported is not a non-empty array");
+      if (typeof req.encryption_required !== "boolean")
+        out.push("credential_request_encryption.encryption_required is not a boolean");
+    }
+  }
+  return out;
+}
+
+/** specs/000 Endpoints: Credential Issuer Metadata endpoint; Resources: Credential Issuer Metadata. */
+export const metadataChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.metadata",
+    title:
+      "the issuer metadata is served as JSON at the well-known URL built from the identifier, names the identifier exactly, and has its required, https and well-formed members",
+    requirements: [
+      "VCI-META-WELL-KNOWN",
+      "VCI-META-JSON",
+      "VCI-META-ACCEPT",
+      "VCI-META-ISSUER-MATCH",
+      "VCI-META-REQUIRED",
+      "VCI-META-HTTPS",
+      "VCI-META-AUTH-SERVERS",
+      "VCI-META-BATCH-SIZE",
+      "VCI-META-DISPLAY-LOCALE",
+      "VCI-META-DISPLAY-SHAPE",
+      "VCI-META-ENCRYPTION-SHAPE",
+    ],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const url = v.metadataUrl();
+      const res = await c.http.get(url, {
+        headers: { accept: "application/json", "accept-language": "en-US" },
+        label: "issuer metadata",
+      });
+      c.require("VCI-META-WELL-KNOWN", res.status === 200, {
+        expected: `200 at ${url} (the well-known segment inserted between host and path)`,
+        actual: said(res),
+      });
+      c.check("VCI-META-ACCEPT", !isJwtType(res), {
+        expected: "Accept: application/json answered with JSON, not signed metadata",
+        actual: res.header("content-type") ?? "(no Content-Type)",
+      });
+      c.require("VCI-META-JSON", isJsonType(res) && isObject(res.json), {
+        expected: "a JSON object with Content-Type application/json",
+        actual: `${res.header("content-type") ?? "(no Content-Type)"}${isObject(res.json) ? "" : `, body ${res.jsonError ?? "not an object"}`}`,
+      });
+      const m = body(res);
+      c.check("VCI-META-ISSUER-MATCH", m.credential_issuer === v.issuer, {
+        expected: `credential_issuer exactly ${JSON.stringify(v.issuer)}`,
+        actual: JSON.stringify(m.credential_issuer ?? null),
+      });
+      const confs = m.credential_configurations_supported;
+      c.check(
+        "VCI-META-REQUIRED",
+        typeof m.credential_endpoint === "string" && isObject(confs) && Object.keys(confs).length > 0,
+        {
+          expected:
+            "credential_endpoint (URL string) and a non-empty credential_configurations_supported object",
+          actual: `credential_endpoint ${JSON.stringify(m.credential_endpoint ?? null)}, credential_configurations_supported ${isObject(confs) ? `${Object.keys(confs).length} entries` : JSON.stringify(confs ?? null)}`,
+        },
+      );
+      const insecure = ENDPOINTS.filter((e) => m[e] !== undefined).filter((e) => {
+        try {
+          return new URL(String(m[e])).protocol !== "https:";
+        } catch {
+          return true;
+        }
+      });
+      c.check("VCI-META-HTTPS", insecure.length === 0, {
+        expected: "every endpoint URL https",
+        actual: insecure.map((e) => `${e} ${JSON.stringify(m[e])}`).join("; ") || "all https",
+      });
+      c.check(
+        "VCI-META-AUTH-SERVERS",
+        m.authorization_servers === undefined || nonEmptyStrings(m.authorization_servers),
+        {
+          expected: "authorization_servers absent, or a non-empty array of strings",
+          actual: JSON.stringify(m.authorization_servers ?? null),
+        },
+      );
+      const batch = m.batch_credential_issuance;
+      if (batch === undefined)
+        c.skipOnly("VCI-META-BATCH-SIZE", "the issuer offers no batch issuance", "not-offered");
+      else {
+        const size = isObject(batch) ? batch.batch_size : undefined;
+        c.check("VCI-META-BATCH-SIZE", Number.isInteger(size) && (size as number) >= 2, {
+          expected: "batch_credential_issuance.batch_size an integer of at least 2",
+          actual: JSON.stringify(batch),
+        });
+      }
+      const displays: [string, unknown, boolean][] = [["display", m.display, false]];
+      if (isObject(confs))
+        for (const [id, conf] of Object.entries(confs)) {
+          const cm = isObject(conf) ? conf.credential_metadata : undefined;
+          if (isObject(cm)) displays.push([`${id}.credential_metadata.display`, cm.display, true]);
+        }
+      const dup = displays.flatMap(([where, d]) => duplicateLocales(d).map((l) => `${where}: ${l}`));
+      c.check("VCI-META-DISPLAY-LOCALE", dup.length === 0, {
+        expected: "one display object per locale",
+        actual: dup.length > 0 ? `locale used twice in ${dup.join("; ")}` : "locales unique",
+      });
+      const shape = displays.flatMap(([where, d, nameRequired]) => displayProblems(where, d, nameRequired));
+      c.check("VCI-META-DISPLAY-SHAPE", shape.length === 0, {
+        expected: "non-empty display arrays; names where required; a uri in every logo and background_image",
+        actual: shape.join("; ") || "well formed",
+      });
+      const enc = encryptionProblems(m);
+      c.check("VCI-META-ENCRYPTION-SHAPE", enc.length === 0, {
+        expected: "encryption objects with their REQUIRED members",
+        actual: enc.join("; ") || "well formed",
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.metadata.configurations",
+    title:
+      "every credential configuration has a format, binding methods and proof types together (or neither), valid binding methods and non-empty proof algorithms",
+    requirements: [
+      "VCI-META-CONFIG-FORMAT",
+      "VCI-META-BINDING-PROOF",
+      "VCI-META-BINDING-VALUES",
+      "VCI-META-PROOF-TYPES",
+    ],
+    async run(c: Ctx) {
+      const m = await new Vci(c).metadata();
+      const confs = m.credential_configurations_supported;
+      if (!isObject(confs))
+        c.skip(
+          "the metadata has no credential_configurations_supported: see VCI-META-REQUIRED",
+          "dependency",
+        );
+      const format: string[] = [];
+      const together: string[] = [];
+      const binding: string[] = [];
+      const proofTypes: string[] = [];
+      for (const [id, conf] of Object.entries(confs)) {
+        if (!isObject(conf)) {
+          format.push(`${id} is not an object`);
+          continue;
+        }
+        if (typeof conf.format !== "string")
+          format.push(`${id}.format is ${JSON.stringify(conf.format ?? null)}`);
+        if (conf.scope !== undefined && typeof conf.scope !== "string")
+          format.push(`${id}.scope is not a string`);
+        if (
+          conf.credential_signing_alg_values_supported !== undefined &&
+          !(
+            Array.isArray(conf.credential_signing_alg_values_supported) &&
+            conf.credential_signing_alg_values_supported.length > 0
+          )
+        )
+          format.push(`${id}.credential_signing_alg_values_supported is not a non-empty array`);
+        const hasBinding = conf.cryptographic_binding_methods_supported !== undefined;
+        const hasProofs = conf.proof_types_supported !== undefined;
+        if (hasBinding !== hasProofs)
+          together.push(
+            `${id} has ${hasBinding ? "cryptographic_binding_methods_supported without proof_types_supported" : "proof_types_supported without cryptographic_binding_methods_supported"}`,
+          );
+        if (hasBinding) {
+          const b = conf.cryptographic_binding_methods_supported;
+          if (!nonEmptyStrings(b) || !(b as string[]).every((x) => BINDING.test(x)))
+            binding.push(`${id}: ${JSON.stringify(b)}`);
+        }
+        if (hasProofs) {
+          const pt = conf.proof_types_supported;
+          if (!isObject(pt) || Object.keys(pt).length === 0)
+            proofTypes.push(`${id}.proof_types_supported is not a non-empty object`);
+          else
+            for (const [type, spec] of Object.entries(pt)) {
+              if (!isObject(spec) || !nonEmptyStrings(spec.proof_signing_alg_values_supported))
+                proofTypes.push(`${id}.${type}.proof_signing_alg_values_supported is not a non-empty array`);
+              const ka = isObject(spec) ? spec.key_attestations_required : undefined;
+              if (ka !== undefined) {
+                const ok =
+                  isObject(ka) &&
+                  ["key_storage", "user_authentication"].every(
+                    (k) => ka[k] === undefined || nonEmptyStrings(ka[k]),
+                  );
+                if (!ok) proofTypes.push(`${id}.${type}.key_attestations_required: ${JSON.stringify(ka)}`);
+              }
+            }
+        }
+      }
+      c.check("VCI-META-CONFIG-FORMAT", format.length === 0, {
+        expected: "a format string; scope and signing algorithms well formed",
+        actual: format.join("; ") || "well formed",
+      });
+      c.check("VCI-META-BINDING-PROOF", together.length === 0, {
+        expected: "proof_types_supported exactly when cryptographic_binding_methods_supported",
+        actual: together.join("; ") || "consistent",
+      });
+      c.check("VCI-META-BINDING-VALUES", binding.length === 0, {
+        expected: "binding methods jwk, cose_key or did:<method>",
+        actual: binding.join("; ") || "valid",
+      });
+      c.check("VCI-META-PROOF-TYPES", proofTypes.length === 0, {
+        expected: "each proof type with a non-empty proof_signing_alg_values_supported",
+        actual: proofTypes.join("; ") || "well formed",
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.metadata.signed",
+    title:
+      "signed metadata (Accept: application/jwt) is application/jwt with typ stdvci-issuer-metadata+jwt, an asymmetric alg, sub equal to the issuer, iat, and a signature by a trusted key",
+    requirements: [
+      "VCI-META-SIGNED-CONTENT-TYPE",
+      "VCI-META-SIGNED-TYP",
+      "VCI-META-SIGNED-ALG",
+      "VCI-META-SIGNED-SUB",
+      "VCI-META-SIGNED-SIGNATURE",
+    ],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      await v.metadata();
+      const res = await c.http.get(v.metadataUrl(), {
+        headers: { accept: "application/jwt" },
+        label: "signed metadata",
+      });
+      const text = res.text.trim();
+      const looksJwt = /^[\w-]+\.[\w-]*\.[\w-]*$/.test(text);
+      if (res.status !== 200 || (!looksJwt && (isJsonType(res) || isObject(res.json))))
+        c.skip(
+          "the issuer answers Accept: application/jwt with plain JSON: it offers no signed metadata (a MAY)",
+          "not-offered",
+        );
+      c.check("VCI-META-SIGNED-CONTENT-TYPE", isJwtType(res), {
+        expected: "Content-Type application/jwt",
+        actual: res.header("content-type") ?? "(none)",
+      });
+      let header: Record<string, unknown>;
+      let claims: Record<string, unknown>;
+      try {
+        header = decodeProtectedHeader(text) as Record<string, unknown>;
+        claims = decodeJwt(text) as Record<string, unknown>;
+      } catch (e) {
+        c.require("VCI-META-SIGNED-TYP", false, {
+          expected: "a compact JWS",
+          actual: `not a JWT: ${(e as Error).message}`,
+        });
+        return;
+      }
+      c.check("VCI-META-SIGNED-TYP", header.typ === v.ids.metadataJwtTyp, {
+        expected: `typ ${v.ids.metadataJwtTyp}`,
+        actual: `typ ${JSON.stringify(header.typ ?? null)}`,
+      });
+      const alg = typeof header.alg === "string" ? header.alg : "";
+      c.check("VCI-META-SIGNED-ALG", alg !== "" && alg.toLowerCase() !== "none" && !MAC.test(alg), {
+        expected: "an asymmetric signature algorithm",
+        actual: `alg ${JSON.stringify(header.alg ?? null)}`,
+      });
+      c.check("VCI-META-SIGNED-SUB", claims.sub === v.issuer && Number.isInteger(claims.iat), {
+        expected: `sub ${v.issuer} and an integer iat`,
+        actual: `sub ${JSON.stringify(claims.sub ?? null)}, iat ${JSON.stringify(claims.iat ?? null)}`,
+      });
+      if (!c.profile.metadataKeys) {
+        c.skipOnly(
+          "VCI-META-SIGNED-SIGNATURE",
+          "the profile trusts no metadata signing key (metadataKeys)",
+          "not-declared",
+        );
+        return;
+      }
+      const keys = (JSON.parse(c.profile.metadataKeys) as { keys?: JWK[] }).keys ?? [];
+      let verified = false;
+      for (const k of keys.filter(
+        (k) => header.kid === undefined || k.kid === undefined || k.kid === header.kid,
+      )) {
+        if (MAC.test(alg) || alg.toLowerCase() === "none" || k.d !== undefined) continue;
+        try {
+          await jwtVerify(text, await importJWK(k, alg), { algorithms: [alg] });
+          verified = true;
+          break;
+        } catch {
+          // the next trusted key may be the one
+        }
+      }
+      c.check("VCI-META-SIGNED-SIGNATURE", verified, {
+        expected: `a signature by one of the ${keys.length} trusted key(s)${header.kid ? ` (kid ${String(header.kid)})` : ""}`,
+        actual: verified ? "verified" : "no trusted key verifies it",
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.authorization-server",
+    title:
+      "the Authorization Server metadata is at the RFC 8414 location of the issuer (or each authorization_servers entry) with a matching issuer and a token_endpoint",
+    requirements: ["VCI-AS-DISCOVERY"],
+    async run(c: Ctx) {
+      const m = await new Vci(c).metadata();
+      const list = Array.isArray(m.authorization_servers)
+        ? m.authorization_servers.filter((x): x is string => typeof x === "string")
+        : [c.profile.baseUrl];
+      for (const id of list.slice(0, 5)) {
+        const url = wellKnownUrl(id, AS_WELL_KNOWN);
+        const res = await c.http.get(url, { label: "authorization server metadata" });
+        const b = body(res);
+        c.check(
+          "VCI-AS-DISCOVERY",
+          res.status === 200 && b.issuer === id && typeof b.token_endpoint === "string",
+          {
+            expected: `200 at ${url} with issuer ${id} and a token_endpoint`,
+            actual:
+              res.status === 200
+                ? `issuer ${JSON.stringify(b.issuer ?? null)}, token_endpoint ${JSON.stringify(b.token_endpoint ?? null)}`
+                : said(res),
+          },
+        );
+      }
+    },
+  }),
+];

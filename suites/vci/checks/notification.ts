@@ -1,0 +1,113 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { VciProfile } from "../profile.js";
+import { isError, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
+
+/** A fresh credential with its notification_id and access token, or a skip. */
+async function issued(c: Ctx, v: Vci): Promise<{ token: string; notificationId: string }> {
+  const o = await v.offer("preAuthorized");
+  const [id] = await v.usableConfigurations(o);
+  const conf = await v.configuration(id!);
+  const { token } = await v.accessToken(o);
+  const key = await v.keyFor(conf);
+  const reply = await v.credential(token, {
+    credential_configuration_id: id,
+    proofs: { jwt: [await v.proof(key)] },
+  });
+  if (reply.res.status !== 200)
+    c.skip(`the credential request answered ${said(reply.res)}: see VCI-CRED-ISSUE`, "dependency");
+  const n = reply.body.notification_id;
+  if (typeof n !== "string")
+    c.skip("the credential response has no notification_id, so nothing can be notified", "not-offered");
+  return { token, notificationId: n };
+}
+
+/** specs/000 Endpoints: Notification Endpoint; Events; Errors; public §11. */
+export const notificationChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.notification",
+    title: "valid notifications are answered 2xx (204 recommended), and an identical repeat again 2xx",
+    requirements: ["VCI-NOTIF-OK", "VCI-NOTIF-204", "VCI-NOTIF-IDEMPOTENT"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const url = await v.endpoint("notification_endpoint", "VCI-NOTIF-OK");
+      const { token, notificationId } = await issued(c, v);
+      const auth = { authorization: `Bearer ${token}` };
+      const send = (event: string, label: string) =>
+        c.http.post(url, {
+          json: { notification_id: notificationId, event, event_description: "idconform test" },
+          headers: auth,
+          label,
+        });
+      const accepted = await send("credential_accepted", "credential_accepted");
+      c.require("VCI-NOTIF-OK", accepted.status >= 200 && accepted.status < 300, {
+        expected: "2xx",
+        actual: said(accepted),
+        res: accepted,
+      });
+      c.check("VCI-NOTIF-204", accepted.status === 204, {
+        expected: "204 No Content",
+        actual: said(accepted),
+        res: accepted,
+      });
+      const repeat = await send("credential_accepted", "the same notification again");
+      c.check("VCI-NOTIF-IDEMPOTENT", repeat.status >= 200 && repeat.status < 300, {
+        expected: "2xx again",
+        actual: said(repeat),
+        res: repeat,
+      });
+      const deleted = await send("credential_deleted", "credential_deleted");
+      c.check("VCI-NOTIF-OK", deleted.status >= 200 && deleted.status < 300, {
+        expected: "2xx",
+        actual: said(deleted),
+        res: deleted,
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.notification.errors",
+    title:
+      "a notification with an unknown notification_id gives 400 invalid_notification_id (JSON, no-store), an unknown event invalid_notification_request, and no token 401 with a Bearer challenge",
+    requirements: ["VCI-NOTIF-UNKNOWN", "VCI-NOTIF-BAD-REQUEST", "VCI-NOTIF-TOKEN"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const url = await v.endpoint("notification_endpoint", "VCI-NOTIF-UNKNOWN");
+      const { token, notificationId } = await issued(c, v);
+      const auth = { authorization: `Bearer ${token}` };
+      const unknown = await c.http.post(url, {
+        json: { notification_id: `idc-unknown-${c.runId.slice(-6)}`, event: "credential_accepted" },
+        headers: auth,
+        label: "an unknown notification_id",
+      });
+      c.check(
+        "VCI-NOTIF-UNKNOWN",
+        isError(unknown, 400, "invalid_notification_id") && isJsonType(unknown) && noStore(unknown),
+        {
+          expected: "400 application/json invalid_notification_id with Cache-Control: no-store",
+          actual: `${said(unknown)}; Content-Type ${unknown.header("content-type") ?? "(none)"}; Cache-Control ${unknown.header("cache-control") ?? "(none)"}`,
+          res: unknown,
+        },
+      );
+      const badEvent = await c.http.post(url, {
+        json: { notification_id: notificationId, event: "credential_misplaced" },
+        headers: auth,
+        label: "an event outside the defined values",
+      });
+      c.check("VCI-NOTIF-BAD-REQUEST", isError(badEvent, 400, "invalid_notification_request"), {
+        expected: "400 invalid_notification_request",
+        actual: said(badEvent),
+        res: badEvent,
+      });
+      const noToken = await c.http.post(url, {
+        json: { notification_id: notificationId, event: "credential_accepted" },
+        label: "no access token",
+      });
+      const challenge = noToken.header("www-authenticate") ?? "";
+      c.check("VCI-NOTIF-TOKEN", noToken.status === 401 && /^bearer\b/i.test(challenge), {
+        expected: "401 with WWW-Authenticate: Bearer",
+        actual: `${said(noToken)}; WWW-Authenticate ${challenge || "(none)"}`,
+        res: noToken,
+      });
+    },
+  }),
+];

@@ -1,0 +1,267 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { PRE_AUTHORIZED_GRANT } from "../../../src/protocols/vci.js";
+import type { VciProfile } from "../profile.js";
+import {
+  isJsonType,
+  isJwtType,
+  isObject,
+  noStore,
+  said,
+  Vci,
+  type Ctx,
+  type Json,
+  type OfferKind,
+} from "../client.js";
+
+const PARAMS = ["credential_offer", "credential_offer_uri"];
+
+/** The query parameters of an invocation URL (custom scheme or the wallet's https endpoint). */
+function invocationParams(raw: string): URLSearchParams | undefined {
+  const q = raw.indexOf("?");
+  return q < 0 ? undefined : new URLSearchParams(raw.slice(q + 1));
+}
+
+/** Problems of the offer's members (Resources: Credential Offer object; Grant parameters). */
+function memberProblems(offer: Json, issuer: string): string[] {
+  const out: string[] = [];
+  if (offer.credential_issuer !== issuer)
+    out.push(`credential_issuer ${JSON.stringify(offer.credential_issuer ?? null)} is not ${issuer}`);
+  const ids = offer.credential_configuration_ids;
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string"))
+    out.push("credential_configuration_ids is not a non-empty array of strings");
+  else if (new Set(ids).size !== ids.length) out.push("credential_configuration_ids has duplicates");
+  if (offer.grants !== undefined && !isObject(offer.grants)) out.push("grants is not an object");
+  else if (isObject(offer.grants))
+    for (const [g, p] of Object.entries(offer.grants))
+      if (!isObject(p)) out.push(`grants.${g} is not an object`);
+  return out;
+}
+
+/** Judges an offer's members and that every configuration id it names is in the metadata. */
+function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: HttpResponse | undefined): void {
+  const where = res ? { res } : {};
+  const problems = memberProblems(offer, issuer);
+  c.check("VCI-OFFER-MEMBERS", problems.length === 0, {
+    expected: "credential_issuer equal to the profile's issuer, unique configuration ids, grants an object",
+    actual: problems.join("; ") || "well formed",
+    ...where,
+  });
+  const confs = meta.credential_configurations_supported;
+  const ids: unknown[] = Array.isArray(offer.credential_configuration_ids)
+    ? offer.credential_configuration_ids
+    : [];
+  const unknown = ids.filter((id) => typeof id !== "string" || !isObject(confs) || !isObject(confs[id]));
+  c.check("VCI-OFFER-CONFIG-KNOWN", unknown.length === 0, {
+    expected: "every credential_configuration_id a key of credential_configurations_supported",
+    actual:
+      unknown.length > 0
+        ? `not in the metadata: ${unknown.map((x) => JSON.stringify(x)).join(", ")}`
+        : "all known",
+    ...where,
+  });
+}
+
+interface Fetched {
+  readonly raw: string | undefined;
+  readonly offer: Json | undefined;
+  readonly res: HttpResponse | undefined;
+  readonly uri: string | undefined;
+}
+
+/** An offer of `kind` read for judging: the invocation, and the GET of its URI when by reference. */
+async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
+  const { raw } = await v.rawOffer(kind);
+  if (isObject(raw)) return { raw: undefined, offer: raw, res: undefined, uri: undefined };
+  if (typeof raw !== "string")
+    c.skip(`the offer source gave ${JSON.stringify(raw)}, neither an invocation nor an offer`, "dependency");
+  const params = invocationParams(raw);
+  // An offer meant by value is read by value, even when the invocation also names a URI.
+  const byValue = kind === "byValue" && params?.has("credential_offer") === true;
+  const uri = byValue ? undefined : (params?.get("credential_offer_uri") ?? undefined);
+  if (uri !== undefined) {
+    let https = false;
+    try {
+      https = new URL(uri).protocol === "https:";
+    } catch {
+      // judged below
+    }
+    c.check("VCI-OFFER-URI-HTTPS", https, {
+      expected: "credential_offer_uri an https URL",
+      actual: uri.slice(0, 200),
+    });
+    // TLS is mandatory (Authentication 5): the Wallet does not fetch an offer over anything else.
+    if (!https && !(uri.startsWith("http://") && v.issuer.startsWith("http://")))
+      c.skip(
+        "credential_offer_uri is not an https URL, so the Wallet does not fetch it: see VCI-OFFER-URI-HTTPS",
+        "dependency",
+      );
+    const res = await c.http.get(uri, { label: "offer by reference" });
+    return { raw, offer: isObject(res.json) ? res.json : undefined, res, uri };
+  }
+  const value = params?.get("credential_offer");
+  if (value === undefined || value === null) return { raw, offer: undefined, res: undefined, uri: undefined };
+  let offer: unknown;
+  try {
+    offer = JSON.parse(value);
+  } catch {
+    offer = undefined;
+  }
+  return { raw, offer: isObject(offer) ? offer : undefined, res: undefined, uri: undefined };
+}
+
+/** specs/000 Resources: Credential Offer object; Endpoints: Wallet Credential Offer Endpoint. */
+export const offerChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.offer.reference",
+    title:
+      "an offer by reference carries one parameter, an https URI answering application/json (never signed) that is unique per offer or not cacheable, with valid members naming configurations of the metadata",
+    requirements: [
+      "VCI-OFFER-ONE-PARAM",
+      "VCI-OFFER-URI-HTTPS",
+      "VCI-OFFER-URI-JSON",
+      "VCI-OFFER-UNSIGNED",
+      "VCI-OFFER-NOT-CACHEABLE",
+      "VCI-OFFER-MEMBERS",
+      "VCI-OFFER-CONFIG-KNOWN",
+      "VCI-OFFER-PRE-AUTH-CODE",
+      "VCI-OFFER-AUTH-SERVER",
+    ],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const meta = await v.metadata();
+      const first = await fetchOffer(c, v, "preAuthorized");
+      if (first.raw !== undefined) {
+        const params = invocationParams(first.raw);
+        const present = PARAMS.filter((p) => params?.has(p));
+        const extra = params ? [...params.keys()].filter((k) => !PARAMS.includes(k)) : [];
+        c.check(
+          "VCI-OFFER-ONE-PARAM",
+          present.length === 1 && params?.getAll(present[0]!).length === 1 && extra.length === 0,
+          {
+            expected: "exactly one query parameter: credential_offer or credential_offer_uri",
+            actual: params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query",
+          },
+        );
+      }
+      const res = first.res;
+      if (res === undefined)
+        c.skip("the offer came by value; the by-reference rules need an offer by reference", "not-offered");
+      c.check("VCI-OFFER-UNSIGNED", !isJwtType(res), {
+        expected: "not application/jwt",
+        actual: res.header("content-type") ?? "(no Content-Type)",
+        res,
+      });
+      c.require("VCI-OFFER-URI-JSON", res.status === 200 && isJsonType(res) && first.offer !== undefined, {
+        expected: "200 application/json with the offer object",
+        actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
+        res,
+      });
+      const second = await fetchOffer(c, v, "preAuthorized");
+      if (second.uri === undefined || second.res === undefined)
+        c.skipOnly("VCI-OFFER-NOT-CACHEABLE", "the second offer did not come by reference", "other");
+      else {
+        const unique = second.uri !== first.uri;
+        c.check("VCI-OFFER-NOT-CACHEABLE", unique || (noStore(res) && noStore(second.res)), {
+          expected: "a unique credential_offer_uri per offer, or Cache-Control: no-store",
+          actual: `${unique ? "distinct URIs" : "the same URI for two offers"}; Cache-Control ${second.res.header("cache-control") ?? "(none)"}`,
+          res: second.res,
+        });
+      }
+      const offer = first.offer!;
+      judgeMembers(c, offer, v.issuer, meta, res);
+      const grants = isObject(offer.grants) ? offer.grants : {};
+      const pre = grants[PRE_AUTHORIZED_GRANT];
+      if (pre === undefined)
+        c.skipOnly("VCI-OFFER-PRE-AUTH-CODE", "the offer has no pre-authorized grant", "not-offered");
+      else
+        c.check("VCI-OFFER-PRE-AUTH-CODE", isObject(pre) && typeof pre["pre-authorized_code"] === "string", {
+          expected: "pre-authorized_code, a string",
+          actual: isObject(pre)
+            ? `pre-authorized_code of type ${typeof pre["pre-authorized_code"]}`
+            : "the grant is not an object",
+          res,
+        });
+      const servers = Array.isArray(meta.authorization_servers) ? meta.authorization_servers : [];
+      const named = Object.entries(grants)
+        .filter(([, p]) => isObject(p) && p.authorization_server !== undefined)
+        .map(([g, p]) => [g, (p as Json).authorization_server] as const);
+      const wrong = named.filter(([, as]) => servers.length < 2 || !servers.includes(as));
+      c.check("VCI-OFFER-AUTH-SERVER", wrong.length === 0, {
+        expected:
+          servers.length < 2
+            ? "no authorization_server in grants (the metadata lists fewer than two authorization_servers)"
+            : `authorization_server one of ${servers.join(", ")}`,
+        actual:
+          wrong.map(([g, as]) => `${g}.authorization_server ${JSON.stringify(as)}`).join("; ") ||
+          "none named",
+        res,
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.offer.value",
+    title: "an offer by value carries one parameter and valid members naming configurations of the metadata",
+    requirements: ["VCI-OFFER-ONE-PARAM", "VCI-OFFER-MEMBERS", "VCI-OFFER-CONFIG-KNOWN"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const meta = await v.metadata();
+      const got = await fetchOffer(c, v, "byValue");
+      if (got.uri !== undefined) c.skip("the byValue offer came by reference", "other");
+      if (got.raw !== undefined) {
+        const params = invocationParams(got.raw);
+        const present = PARAMS.filter((p) => params?.has(p));
+        c.check("VCI-OFFER-ONE-PARAM", present.length === 1 && [...(params?.keys() ?? [])].length === 1, {
+          expected: "exactly one query parameter: credential_offer",
+          actual: params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query",
+        });
+      }
+      if (got.offer === undefined) {
+        c.check("VCI-OFFER-MEMBERS", false, {
+          expected: "credential_offer: URL-encoded JSON of an object",
+          actual: "not a JSON object",
+        });
+        return;
+      }
+      judgeMembers(c, got.offer, v.issuer, meta, undefined);
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.offer.tx-code",
+    title:
+      "a tx_code object has input_mode numeric or text, an integer length and a description of at most 300 characters",
+    requirements: ["VCI-OFFER-TX-CODE"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const o = await v.offer("txCode");
+      const grants = isObject((o.offer as Json).grants) ? ((o.offer as Json).grants as Json) : {};
+      const pre = grants[PRE_AUTHORIZED_GRANT];
+      const tx = isObject(pre) ? pre.tx_code : undefined;
+      if (tx === undefined) c.skip("the txCode offer carries no tx_code object", "other");
+      const problems: string[] = [];
+      if (!isObject(tx)) problems.push("tx_code is not an object");
+      else {
+        if (tx.input_mode !== undefined && tx.input_mode !== "numeric" && tx.input_mode !== "text")
+          problems.push(`input_mode ${JSON.stringify(tx.input_mode)}`);
+        if (tx.length !== undefined && !(Number.isInteger(tx.length) && (tx.length as number) > 0))
+          problems.push(`length ${JSON.stringify(tx.length)}`);
+        if (
+          tx.description !== undefined &&
+          (typeof tx.description !== "string" || [...tx.description].length > 300)
+        )
+          problems.push(
+            typeof tx.description === "string"
+              ? `description of ${[...tx.description].length} characters`
+              : "description is not a string",
+          );
+      }
+      c.check("VCI-OFFER-TX-CODE", problems.length === 0, {
+        expected: "input_mode numeric|text, integer length, description of at most 300 characters",
+        actual: problems.join("; ") || "well formed",
+        ...(o.fetched ? { res: o.fetched } : {}),
+      });
+    },
+  }),
+];

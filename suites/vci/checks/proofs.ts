@@ -1,0 +1,196 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { holderKey, type HolderAlg, type HolderKey } from "../../../mocks/wallet/keys.js";
+import { jwtProof } from "../../../mocks/wallet/proof.js";
+import type { VciProfile } from "../profile.js";
+import { isError, needsProof, proofAlgs, said, Vci, type Ctx, type Json } from "../client.js";
+import { baseline, session, stranger, type Session } from "../session.js";
+
+/** The proof checks need a configuration that takes proofs. */
+function needsProofs(c: Ctx, s: Session): void {
+  if (!needsProof(s.conf))
+    c.skip(`configuration ${s.id} binds no key, so its requests carry no proofs`, "not-offered");
+}
+
+/**
+ * Sends, on a fresh access token, a Credential Request whose only defect is its proof (made by
+ * `proof` with a fresh key), and decides `requirement`: 400 with `error`.
+ */
+async function refused(
+  c: Ctx,
+  v: Vci,
+  requirement: string,
+  what: string,
+  proof: (key: HolderKey) => Promise<string | undefined>,
+  error = "invalid_proof",
+): Promise<void> {
+  const s = await session(v);
+  const p = await proof(await v.keyFor(s.conf));
+  const req: Json = {
+    credential_configuration_id: s.id,
+    ...(p !== undefined ? { proofs: { jwt: [p] } } : {}),
+  };
+  const r = await v.credential(s.token, req, { label: what });
+  c.check(requirement, isError(r.res, 400, error), {
+    expected: `${what}: 400 ${error}`,
+    actual: said(r.res),
+    res: r.res,
+  });
+}
+
+const hasNonceEndpoint = async (v: Vci): Promise<boolean> =>
+  (await v.metadata()).nonce_endpoint !== undefined;
+
+/** specs/000 Credential Request (rules for proofs); public appendix F.1 and §8.3.1. */
+export const proofChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.proof-required",
+    title:
+      "a Credential Request without proofs, or with a proof without nonce at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
+    requirements: ["VCI-PROOF-REQUIRED", "VCI-PROOF-NONCE-MISSING"],
+    async run(c) {
+      const v = new Vci(c);
+      needsProofs(c, await baseline(v));
+      await refused(c, v, "VCI-PROOF-REQUIRED", "a request without proofs", () => Promise.resolve(undefined));
+      if (!(await hasNonceEndpoint(v))) {
+        c.skipOnly(
+          "VCI-PROOF-NONCE-MISSING",
+          "the issuer has no nonce endpoint, so its proofs need no nonce",
+          "not-offered",
+        );
+        return;
+      }
+      await refused(c, v, "VCI-PROOF-NONCE-MISSING", "a proof without nonce", (key) =>
+        jwtProof({ key, ids: v.ids, aud: v.issuer, iss: c.profile.clientId }),
+      );
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.proof-rejected",
+    title:
+      "a jwt proof with another aud, a wrong typ, alg none, a signature that does not verify or a private key in its header is refused with 400 invalid_proof",
+    requirements: [
+      "VCI-PROOF-AUD",
+      "VCI-PROOF-TYP",
+      "VCI-PROOF-ALG-NONE",
+      "VCI-PROOF-SIGNATURE",
+      "VCI-PROOF-PRIVATE-KEY",
+    ],
+    async run(c) {
+      const v = new Vci(c);
+      needsProofs(c, await baseline(v));
+      const issuer = v.issuer.replace(/\/$/, "");
+      await refused(c, v, "VCI-PROOF-AUD", "a proof with aud of another issuer", (key) =>
+        v.proof(key, { aud: "https://other-issuer.idconform.test" }),
+      );
+      await refused(c, v, "VCI-PROOF-AUD", "a proof with aud of a path below the issuer", (key) =>
+        v.proof(key, { aud: `${issuer}/other` }),
+      );
+      await refused(c, v, "VCI-PROOF-TYP", "a proof with typ JWT", (key) => v.proof(key, { typ: "JWT" }));
+      await refused(c, v, "VCI-PROOF-ALG-NONE", "an unsigned proof (alg none)", (key) =>
+        v.proof(key, { algNone: true }),
+      );
+      await refused(c, v, "VCI-PROOF-SIGNATURE", "a proof whose signature does not verify", (key) =>
+        v.proof(key, { corruptSignature: true }),
+      );
+      await refused(
+        c,
+        v,
+        "VCI-PROOF-PRIVATE-KEY",
+        "a proof whose header jwk carries the private key",
+        (key) => v.proof(key, { includePrivateKey: true }),
+      );
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.proof-nonce",
+    title:
+      "a proof with a nonce the issuer never gave is refused with 400 invalid_nonce; a c_nonce used again is accepted or refused with invalid_nonce",
+    requirements: ["VCI-NONCE-REUSE", "VCI-NONCE-INVALID"],
+    async run(c) {
+      const v = new Vci(c);
+      const nonce = await v.nonce();
+      if (nonce === undefined)
+        return c.skip("the issuer has no nonce endpoint, so it gives no c_nonce", "not-offered");
+      // The first use of the nonce is the baseline.
+      const s1 = await session(v);
+      needsProofs(c, s1);
+      const one = await v.credential(
+        s1.token,
+        {
+          credential_configuration_id: s1.id,
+          proofs: { jwt: [await v.proof(await v.keyFor(s1.conf), { nonce })] },
+        },
+        { label: "credential request with a fresh c_nonce" },
+      );
+      if (one.res.status !== 200)
+        c.skip(
+          `a valid Credential Request with a fresh c_nonce answered ${said(one.res)}: see VCI-CRED-ISSUE`,
+          "dependency",
+        );
+      const s2 = await session(v);
+      const two = await v.credential(
+        s2.token,
+        {
+          credential_configuration_id: s2.id,
+          proofs: { jwt: [await v.proof(await v.keyFor(s2.conf), { nonce })] },
+        },
+        { label: "credential request with the same c_nonce again" },
+      );
+      c.check("VCI-NONCE-REUSE", two.res.status === 200 || isError(two.res, 400, "invalid_nonce"), {
+        expected: "the c_nonce used again: 200, or 400 invalid_nonce so the Wallet fetches a new one",
+        actual: said(two.res),
+        res: two.res,
+      });
+      await refused(
+        c,
+        v,
+        "VCI-NONCE-INVALID",
+        "a proof with a nonce the issuer never gave",
+        (key) => v.proof(key, { nonce: stranger("idconform-never-issued") }),
+        "invalid_nonce",
+      );
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.proof-algs",
+    title: "a proof signed with each advertised algorithm the Wallet can produce (ES256, EdDSA) is accepted",
+    requirements: ["VCI-PROOF-ALG-SUPPORTED"],
+    async run(c) {
+      const v = new Vci(c);
+      const probe = await session(v);
+      needsProofs(c, probe);
+      const algs = proofAlgs(probe.conf).filter((a): a is HolderAlg => a === "ES256" || a === "EdDSA");
+      if (algs.length === 0)
+        c.skip(
+          `configuration ${probe.id} advertises ${proofAlgs(probe.conf).join(", ") || "no"} proof algorithms; the Wallet signs ES256 or EdDSA`,
+          "not-offered",
+        );
+      let anyAccepted = false;
+      const refusedAlgs: { alg: string; res: HttpResponse }[] = [];
+      for (const [i, alg] of algs.entries()) {
+        const s = i === 0 ? probe : await session(v, { configuration: probe.id });
+        const r = await v.credential(
+          s.token,
+          { credential_configuration_id: s.id, proofs: { jwt: [await v.proof(await holderKey(alg))] } },
+          { label: `credential request with a ${alg} proof` },
+        );
+        if (r.res.status === 200) anyAccepted = true;
+        else refusedAlgs.push({ alg, res: r.res });
+      }
+      // A refusal counts only if a valid request succeeds otherwise.
+      if (!anyAccepted) await baseline(v);
+      for (const { alg, res } of refusedAlgs)
+        c.check("VCI-PROOF-ALG-SUPPORTED", false, {
+          expected: `200 for a valid proof signed with ${alg}, which proof_signing_alg_values_supported lists`,
+          actual: said(res),
+          res,
+        });
+      if (refusedAlgs.length === 0)
+        c.check("VCI-PROOF-ALG-SUPPORTED", true, {
+          expected: `${algs.join(", ")} proofs accepted`,
+          actual: "accepted",
+        });
+    },
+  }),
+];

@@ -1,0 +1,230 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { VciProfile } from "../profile.js";
+import { body, isError, isJsonType, isObject, noStore, said, Vci, type Ctx } from "../client.js";
+
+/** Token errors: 400 JSON with an error string and Cache-Control: no-store (Errors). */
+function errorFormat(c: Ctx, res: HttpResponse): void {
+  if (res.status < 400) return;
+  c.check(
+    "VCI-TOKEN-ERROR-FORMAT",
+    res.status === 400 && isJsonType(res) && typeof body(res).error === "string" && noStore(res),
+    {
+      expected: "400 application/json with error, Cache-Control: no-store",
+      actual: `${said(res)}; Content-Type ${res.header("content-type") ?? "(none)"}; Cache-Control ${res.header("cache-control") ?? "(none)"}`,
+      res,
+    },
+  );
+}
+
+/** Until an error response is seen, the error format has nothing to be judged on. */
+function noErrorYet(c: Ctx): void {
+  c.skipOnly("VCI-TOKEN-ERROR-FORMAT", "the token endpoint returned no error response to judge", "other");
+}
+
+/** Another value of the same form as a tx_code: its last character changed. */
+function wrongCode(code: string): string {
+  const last = code.at(-1) ?? "0";
+  const next = /\d/.test(last) ? String((Number(last) + 1) % 10) : last === "a" ? "b" : "a";
+  return `${code.slice(0, -1)}${next}`;
+}
+
+/** specs/000 Endpoints: Token Endpoint; Token Request and Response; Errors; public §6. */
+export const tokenChecks = [
+  defineCheck<VciProfile>({
+    id: "vci.token.pre-authorized",
+    title:
+      "a pre-authorized code gives 200 JSON with access_token and token_type, Cache-Control: no-store, and a bearer token lives at most 5 minutes",
+    requirements: ["VCI-TOKEN-PRE-AUTH", "VCI-TOKEN-NO-STORE", "VCI-TOKEN-LIFETIME"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const o = await v.offer("preAuthorized");
+      const res = await v.token(v.preAuthorizedForm(o));
+      const b = body(res);
+      c.require(
+        "VCI-TOKEN-PRE-AUTH",
+        res.status === 200 && typeof b.access_token === "string" && typeof b.token_type === "string",
+        {
+          expected: "200 with access_token and token_type",
+          actual: said(res),
+        },
+      );
+      c.check("VCI-TOKEN-NO-STORE", noStore(res), {
+        expected: "Cache-Control: no-store",
+        actual: res.header("cache-control") ?? "(absent)",
+      });
+      const type = String(b.token_type).toLowerCase();
+      if (type === "dpop")
+        c.skipOnly(
+          "VCI-TOKEN-LIFETIME",
+          "the token is sender-constrained (DPoP): any lifetime is allowed",
+          "other",
+        );
+      else if (typeof b.expires_in !== "number")
+        c.skipOnly(
+          "VCI-TOKEN-LIFETIME",
+          "the token response gives no expires_in, so the lifetime cannot be observed",
+          "other",
+        );
+      else
+        c.check("VCI-TOKEN-LIFETIME", b.expires_in <= 300, {
+          expected: "a bearer token with expires_in at most 300 seconds",
+          actual: `token_type ${String(b.token_type)}, expires_in ${b.expires_in}`,
+        });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.unknown-parameter",
+    title: "an unknown form parameter in a pre-authorized Token Request is ignored",
+    requirements: ["VCI-TOKEN-UNKNOWN-PARAM"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const o = await v.offer("preAuthorized");
+      const res = await v.token(v.preAuthorizedForm(o, { idconform_unknown_parameter: "ignore-me" }));
+      c.check("VCI-TOKEN-UNKNOWN-PARAM", res.status === 200 && typeof body(res).access_token === "string", {
+        expected: "200 with an access token (the parameter ignored)",
+        actual: said(res),
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.replay",
+    title:
+      "a pre-authorized code is single use: a second exchange, or a code never issued, gives 400 invalid_grant in the token error format",
+    requirements: ["VCI-TOKEN-CODE-REPLAY", "VCI-TOKEN-CODE-UNKNOWN", "VCI-TOKEN-ERROR-FORMAT"],
+    async run(c: Ctx) {
+      noErrorYet(c);
+      const v = new Vci(c);
+      const o = await v.offer("preAuthorized");
+      await v.accessToken(o);
+      const again = await v.token(v.preAuthorizedForm(o), "the same code again");
+      c.check("VCI-TOKEN-CODE-REPLAY", isError(again, 400, "invalid_grant"), {
+        expected: "400 invalid_grant",
+        actual: said(again),
+      });
+      errorFormat(c, again);
+      const made = await v.token(
+        v.preAuthorizedForm(o, { "pre-authorized_code": `idc-never-issued-${c.runId.slice(-6)}` }),
+        "a code never issued",
+      );
+      c.check("VCI-TOKEN-CODE-UNKNOWN", isError(made, 400, "invalid_grant"), {
+        expected: "400 invalid_grant",
+        actual: said(made),
+      });
+      errorFormat(c, made);
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.tx-code",
+    title:
+      "the tx_code of an offer is enforced: missing gives invalid_request, wrong gives invalid_grant, right gives a token",
+    requirements: ["VCI-TOKEN-TX-MISSING", "VCI-TOKEN-TX-WRONG", "VCI-TOKEN-ERROR-FORMAT"],
+    async run(c: Ctx) {
+      noErrorYet(c);
+      const v = new Vci(c);
+      const baseline = await v.offer("txCode");
+      if (!baseline.shape.txCodeRequired) c.skip("the txCode offer requires no tx_code", "other");
+      if (baseline.txCode === undefined)
+        c.skip("the offer hook gave no tx_code for the txCode offer", "not-declared");
+      await v.accessToken(baseline);
+      const forMissing = await v.offer("txCode");
+      const { tx_code: _dropped, ...withoutTx } = v.preAuthorizedForm(forMissing);
+      const missing = await v.token(withoutTx, "without the tx_code");
+      c.check("VCI-TOKEN-TX-MISSING", isError(missing, 400, "invalid_request"), {
+        expected: "400 invalid_request",
+        actual: said(missing),
+      });
+      errorFormat(c, missing);
+      const forWrong = await v.offer("txCode");
+      const right = forWrong.txCode;
+      if (right === undefined) c.skip("the offer hook gave no tx_code", "not-declared");
+      const wrong = await v.token(
+        v.preAuthorizedForm(forWrong, { tx_code: wrongCode(right) }),
+        "a wrong tx_code",
+      );
+      c.check("VCI-TOKEN-TX-WRONG", isError(wrong, 400, "invalid_grant"), {
+        expected: "400 invalid_grant",
+        actual: said(wrong),
+      });
+      errorFormat(c, wrong);
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.tx-code-unexpected",
+    title: "a tx_code sent for an offer that has none gives 400 invalid_request",
+    requirements: ["VCI-TOKEN-TX-UNEXPECTED", "VCI-TOKEN-ERROR-FORMAT"],
+    async run(c: Ctx) {
+      noErrorYet(c);
+      const v = new Vci(c);
+      const o = await v.offer("preAuthorized");
+      if (o.shape.txCodeRequired) c.skip("the preAuthorized offer requires a tx_code", "other");
+      const res = await v.token(v.preAuthorizedForm(o, { tx_code: "493817" }), "a tx_code nobody asked for");
+      c.check("VCI-TOKEN-TX-UNEXPECTED", isError(res, 400, "invalid_request"), {
+        expected: "400 invalid_request",
+        actual: said(res),
+      });
+      errorFormat(c, res);
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.anonymous",
+    title: "an AS that supports anonymous pre-authorized access gives a token to a request without client_id",
+    requirements: ["VCI-AS-ANONYMOUS"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const as = await v.authorizationServer();
+      if (as["pre-authorized_grant_anonymous_access_supported"] !== true)
+        c.skip("the Authorization Server does not offer anonymous pre-authorized access", "not-offered");
+      const o = await v.offer("preAuthorized");
+      const { client_id: _dropped, ...anonymous } = v.preAuthorizedForm(o);
+      const res = await v.token(anonymous, "without client_id");
+      c.check("VCI-AS-ANONYMOUS", res.status === 200 && typeof body(res).access_token === "string", {
+        expected: "200 with an access token",
+        actual: said(res),
+      });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.authorization-details",
+    title:
+      "a pre-authorized Token Request with authorization_details gets authorization_details of the std_credential type with non-empty credential_identifiers",
+    requirements: ["VCI-TOKEN-AUTH-DETAILS"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const meta = await v.metadata();
+      const o = await v.offer("preAuthorized");
+      const [id] = await v.usableConfigurations(o);
+      const detail = {
+        type: v.ids.authorizationDetailsType,
+        credential_configuration_id: id,
+        ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
+      };
+      const res = await v.token(v.preAuthorizedForm(o, { authorization_details: JSON.stringify([detail]) }));
+      if (res.status !== 200)
+        c.skip(`the token request answered ${said(res)}: see VCI-TOKEN-PRE-AUTH`, "dependency");
+      const ad = body(res).authorization_details;
+      const entry = Array.isArray(ad)
+        ? ad.find((d) => isObject(d) && d.credential_configuration_id === id)
+        : undefined;
+      const ids = isObject(entry) ? entry.credential_identifiers : undefined;
+      c.check(
+        "VCI-TOKEN-AUTH-DETAILS",
+        isObject(entry) &&
+          entry.type === v.ids.authorizationDetailsType &&
+          Array.isArray(ids) &&
+          ids.length > 0 &&
+          ids.every((x) => typeof x === "string"),
+        {
+          expected: `authorization_details with {type: ${v.ids.authorizationDetailsType}, credential_configuration_id: ${id}, credential_identifiers: [...]}`,
+          actual: JSON.stringify(ad ?? null).slice(0, 300),
+        },
+      );
+    },
+  }),
+];

@@ -1,0 +1,433 @@
+import type { CheckContext } from "../../src/engine/check.js";
+import type { HttpResponse } from "../../src/http/client.js";
+import { MockClient } from "../../src/http/mock-control.js";
+import {
+  AS_WELL_KNOWN,
+  IDENTIFIER_SETS,
+  PRE_AUTHORIZED_GRANT,
+  wellKnownUrl,
+  type VciIdentifiers,
+} from "../../src/protocols/vci.js";
+import {
+  decryptResponse,
+  encryptionKey,
+  encryptionRequest,
+  type EncryptionKey,
+} from "../../mocks/wallet/encryption.js";
+import { recordedUrl } from "../../mocks/wallet/index.js";
+import { holderKey, type HolderAlg, type HolderKey } from "../../mocks/wallet/keys.js";
+import {
+  parseOfferInvocation,
+  readOffer,
+  type OfferInvocation,
+  type OfferShape,
+} from "../../mocks/wallet/offer.js";
+import { jwtProof, type ProofOptions } from "../../mocks/wallet/proof.js";
+import type { VciProfile } from "./profile.js";
+
+export type Ctx = CheckContext<VciProfile>;
+export type Json = Record<string, unknown>;
+
+/** What the suite's setup hands to the checks (suite.ts). */
+export interface VciProvided {
+  readonly walletUrl: string;
+  /** Where the vendor's system reaches the wallet's Credential Offer Endpoint (per-check slots below it). */
+  readonly walletPublicUrl: string;
+  readonly controlToken: string;
+}
+
+export type OfferKind = "preAuthorized" | "txCode" | "byValue" | "deferred";
+
+/** One offer as the Wallet received it: the invocation, the offer object, and its evidence. */
+export interface ReceivedOffer {
+  readonly kind: OfferKind;
+  readonly invocation: OfferInvocation | undefined;
+  /** The offer object (fetched when by reference). */
+  readonly offer: unknown;
+  readonly shape: OfferShape;
+  /** The GET of credential_offer_uri, when by reference. */
+  readonly fetched: HttpResponse | undefined;
+  readonly txCode: string | undefined;
+}
+
+/** A JSON object body, or {} for anything else. */
+export function body(res: HttpResponse | undefined): Json {
+  const j = res?.json;
+  return j !== null && typeof j === "object" && !Array.isArray(j) ? (j as Json) : {};
+}
+
+/** A short account of a response for findings: status, error code, or the start of the body. */
+export function said(res: HttpResponse): string {
+  if (isJwtType(res)) return `${res.status} (an application/jwt body of ${res.text.length} characters)`;
+  const b = body(res);
+  if (typeof b.error === "string") return `${res.status} ${b.error}`;
+  return `${res.status}${res.text ? ` ${res.text.slice(0, 160)}` : ""}`;
+}
+
+/** True when the response is `status` with JSON `error` equal to `error`. */
+export function isError(res: HttpResponse, status: number, error: string): boolean {
+  return res.status === status && body(res).error === error;
+}
+
+export const noStore = (res: HttpResponse): boolean =>
+  /(^|,)\s*no-store\s*(,|$)/i.test(res.header("cache-control") ?? "");
+export const isJsonType = (res: HttpResponse): boolean =>
+  /^application\/json\s*(;|$)/i.test(res.header("content-type") ?? "");
+export const isJwtType = (res: HttpResponse): boolean =>
+  /^application\/jwt\s*(;|$)/i.test(res.header("content-type") ?? "");
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A credential response read by the Wallet: decrypted when it came encrypted. */
+export interface CredentialReply {
+  readonly res: HttpResponse;
+  /** The JSON body, decrypted when the response was a JWE; {} when unreadable. */
+  readonly body: Json;
+  readonly encrypted: boolean;
+  /** Why an application/jwt response could not be decrypted or read. */
+  readonly decryptError: string | undefined;
+}
+
+/**
+ * The Wallet's side of one check: discovery (issuer and AS metadata), fresh offers from the
+ * profile's source, token, nonce and credential requests. It decides no requirement itself:
+ * where what it needs is missing it skips the check and names the requirement that shows why.
+ */
+export class Vci {
+  readonly ids: VciIdentifiers;
+  readonly issuer: string;
+  private meta: Json | undefined;
+  private as: Json | undefined;
+  private encKey: EncryptionKey | undefined;
+
+  constructor(readonly c: Ctx) {
+    this.ids = IDENTIFIER_SETS[c.profile.identifiers];
+    this.issuer = c.profile.baseUrl;
+  }
+
+  get provided(): VciProvided {
+    return this.c.provided as unknown as VciProvided;
+  }
+
+  metadataUrl(): string {
+    return wellKnownUrl(this.issuer, this.ids.wellKnown);
+  }
+
+  /** The issuer metadata, usable only when served and naming this issuer exactly. */
+  async metadata(): Promise<Json> {
+    if (this.meta) return this.meta;
+    const res = await this.c.http.get(this.metadataUrl(), {
+      headers: { accept: "application/json" },
+      label: "issuer metadata",
+    });
+    if (res.status !== 200 || !isObject(res.json))
+      this.c.skip(`the issuer metadata answered ${said(res)}: see VCI-META-WELL-KNOWN`, "dependency");
+    const m = res.json as Json;
+    if (m.credential_issuer !== this.issuer)
+      this.c.skip(
+        `the metadata names credential_issuer ${JSON.stringify(m.credential_issuer)}, so it MUST NOT be used: see VCI-META-ISSUER-MATCH`,
+        "dependency",
+      );
+    this.meta = m;
+    return m;
+  }
+
+  /** The configuration object of `id`, or a skip. */
+  async configuration(id: string): Promise<Json> {
+    const all = (await this.metadata()).credential_configurations_supported;
+    const conf = isObject(all) ? all[id] : undefined;
+    if (!isObject(conf))
+      this.c.skip(`configuration ${id} is not in the metadata: see VCI-OFFER-CONFIG-KNOWN`, "dependency");
+    return conf;
+  }
+
+  /** An endpoint URL from the metadata; skips when absent (not offered) or not usable over TLS. */
+  async endpoint(member: string, requirement: string): Promise<string> {
+    const v = (await this.metadata())[member];
+    if (typeof v !== "string") this.c.skip(`the issuer offers no ${member}`, "not-offered");
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      this.c.skip(`${member} ${JSON.stringify(v)} is not a URL: see VCI-META-HTTPS`, "dependency");
+    }
+    if (u.protocol !== "https:" && !(u.protocol === "http:" && new URL(this.issuer).protocol === "http:"))
+      this.c.skip(
+        `${member} ${v} is not https, so the Wallet does not call it: see VCI-META-HTTPS`,
+        "dependency",
+      );
+    void requirement;
+    return v;
+  }
+
+  /** The Authorization Server's metadata (RFC 8414): the issuer's own, or the first of authorization_servers. */
+  async authorizationServer(): Promise<Json> {
+    if (this.as) return this.as;
+    const m = await this.metadata();
+    const list = m.authorization_servers;
+    const asId = Array.isArray(list) && typeof list[0] === "string" ? list[0] : this.issuer;
+    const res = await this.c.http.get(wellKnownUrl(asId, AS_WELL_KNOWN), {
+      label: "authorization server metadata",
+    });
+    if (res.status !== 200 || !isObject(res.json) || typeof res.json.token_endpoint !== "string")
+      this.c.skip(
+        `the Authorization Server metadata answered ${said(res)}: see VCI-AS-DISCOVERY`,
+        "dependency",
+      );
+    if (res.json.issuer !== asId)
+      this.c.skip(
+        `the Authorization Server metadata names issuer ${JSON.stringify(res.json.issuer)}: see VCI-AS-DISCOVERY`,
+        "dependency",
+      );
+    this.as = res.json;
+    return res.json;
+  }
+
+  async tokenEndpoint(): Promise<string> {
+    return (await this.authorizationServer()).token_endpoint as string;
+  }
+
+  /**
+   * A fresh offer of `kind` as the source gives it: an invocation URL or an offer object, and
+   * the tx_code; skips when the profile cannot give one.
+   */
+  async rawOffer(
+    kind: OfferKind,
+    opts: { usesFixed?: boolean } = {},
+  ): Promise<{ raw: unknown; txCode: string | undefined }> {
+    const src = this.c.profile.offers;
+    if (src.fixed) {
+      if (!opts.usesFixed || kind !== "preAuthorized")
+        this.c.skip(
+          "the profile gives one fixed offer (offers.fixed), used by the issuance check; this check needs a fresh one",
+          "not-declared",
+        );
+      const text = src.fixed.offer.trim();
+      return { raw: text.startsWith("{") ? (JSON.parse(text) as unknown) : text, txCode: src.fixed.txCode };
+    }
+    const t = src.trigger!;
+    const template = t.kinds[kind];
+    if (template === undefined)
+      this.c.skip(`the profile declares no ${kind} offer (offers.trigger.kinds.${kind})`, "not-declared");
+    const slot = `${this.c.runId.slice(-6)}-${Math.random().toString(36).slice(2, 10)}`;
+    const endpoint = `${this.provided.walletPublicUrl}/offer/${slot}`;
+    const json = JSON.parse(
+      JSON.stringify(template).replaceAll("{walletOfferEndpoint}", endpoint),
+    ) as unknown;
+    const res = await this.c.http.post(t.url, { json, headers: t.headers, label: `offer hook (${kind})` });
+    if (res.status < 200 || res.status > 299 || !isObject(res.json))
+      throw new Error(`the offer hook (offers.trigger.url) answered ${said(res)}; expected 2xx JSON`);
+    const tx = res.json[t.txCodeMember];
+    let txCode: string | undefined;
+    if (typeof tx === "string") {
+      txCode = tx;
+      this.c.secret(tx, "TX_CODE");
+    }
+    if (t.delivery !== "wallet") return { raw: res.json[t.offerMember], txCode };
+    const got = await new MockClient(this.provided.walletUrl, this.provided.controlToken).wait(
+      `/offer/${slot}`,
+      1,
+      src.deliveryTimeoutMs,
+    );
+    const entry = got[0];
+    if (!entry)
+      throw new Error(
+        `no offer reached the wallet's Credential Offer Endpoint (${endpoint}) within ${src.deliveryTimeoutMs} ms; with offers.trigger.delivery: wallet, the hook body of kind ${kind} must tell your system where to send it ("{walletOfferEndpoint}")`,
+      );
+    const got1 = new URL(recordedUrl(entry), this.provided.walletUrl);
+    return { raw: `${endpoint}${got1.search}`, txCode };
+  }
+
+  /** A fresh offer of `kind`, fetched when by reference; skips when it cannot be used. */
+  async offer(kind: OfferKind, opts: { usesFixed?: boolean } = {}): Promise<ReceivedOffer> {
+    const { raw, txCode } = await this.rawOffer(kind, opts);
+    let invocation: OfferInvocation | undefined;
+    let offer: unknown = raw;
+    let fetched: HttpResponse | undefined;
+    if (typeof raw === "string") {
+      invocation = parseOfferInvocation(raw, this.ids);
+      offer = invocation.offer;
+      if (invocation.uri !== undefined) {
+        // TLS is mandatory (Authentication 5); a plain-http issuer (allowInsecureHttp) is the one exception.
+        if (
+          !invocation.uri.startsWith("https://") &&
+          !(invocation.uri.startsWith("http://") && this.issuer.startsWith("http://"))
+        )
+          this.c.skip(
+            "credential_offer_uri is not an https URL, so the Wallet does not fetch it: see VCI-OFFER-URI-HTTPS",
+            "dependency",
+          );
+        fetched = await this.c.http.get(invocation.uri, { label: "offer by reference" });
+        offer = fetched.json;
+        if (fetched.status !== 200 || !isObject(offer))
+          this.c.skip(`credential_offer_uri answered ${said(fetched)}: see VCI-OFFER-URI-JSON`, "dependency");
+      }
+    }
+    if (!isObject(offer)) this.c.skip(`the offer is not a JSON object: see VCI-OFFER-MEMBERS`, "dependency");
+    const shape = readOffer(offer);
+    if (shape.preAuthorizedCode) this.c.secret(shape.preAuthorizedCode, "PRE_AUTHORIZED_CODE");
+    return { kind, invocation, offer, shape, fetched, txCode };
+  }
+
+  /** A Token Request at the AS's token endpoint (form fields as given). */
+  async token(form: Record<string, string>, label = "token request"): Promise<HttpResponse> {
+    return this.c.http.post(await this.tokenEndpoint(), { form, label });
+  }
+
+  /** The pre-authorized Token Request of an offer, with its tx_code when it needs one. */
+  preAuthorizedForm(o: ReceivedOffer, extra: Record<string, string> = {}): Record<string, string> {
+    if (!o.shape.preAuthorizedCode)
+      this.c.skip("the offer has no pre-authorized_code grant: see VCI-OFFER-PRE-AUTH-CODE", "dependency");
+    return {
+      grant_type: PRE_AUTHORIZED_GRANT,
+      "pre-authorized_code": o.shape.preAuthorizedCode,
+      client_id: this.c.profile.clientId,
+      ...(o.shape.txCodeRequired && o.txCode !== undefined ? { tx_code: o.txCode } : {}),
+      ...extra,
+    };
+  }
+
+  /** Redeems an offer; skips (naming VCI-TOKEN-PRE-AUTH) when no access token comes back. */
+  async accessToken(
+    o: ReceivedOffer,
+    extra: Record<string, string> = {},
+  ): Promise<{ token: string; res: HttpResponse }> {
+    if (o.shape.txCodeRequired && o.txCode === undefined)
+      this.c.skip("the offer needs a tx_code the profile's source did not give", "not-declared");
+    const res = await this.token(this.preAuthorizedForm(o, extra));
+    const b = body(res);
+    if (res.status !== 200 || typeof b.access_token !== "string")
+      this.c.skip(`the token request answered ${said(res)}: see VCI-TOKEN-PRE-AUTH`, "dependency");
+    return { token: b.access_token, res };
+  }
+
+  /** A fresh c_nonce, or undefined when the issuer has no nonce endpoint. */
+  async nonce(): Promise<string | undefined> {
+    const m = await this.metadata();
+    if (m.nonce_endpoint === undefined) return undefined;
+    const url = await this.endpoint("nonce_endpoint", "VCI-NONCE-RESPONSE");
+    const res = await this.c.http.post(url, { body: "", label: "nonce" });
+    const n = body(res).c_nonce;
+    if (res.status < 200 || res.status > 299 || typeof n !== "string")
+      this.c.skip(`the nonce endpoint answered ${said(res)}: see VCI-NONCE-RESPONSE`, "dependency");
+    return n;
+  }
+
+  /** A holder key of an algorithm the configuration's jwt proof type accepts. */
+  async keyFor(conf: Json, prefer: HolderAlg = "ES256"): Promise<HolderKey> {
+    const algs = proofAlgs(conf);
+    const alg = algs.includes(prefer)
+      ? prefer
+      : (algs.find((a): a is HolderAlg => a === "ES256" || a === "EdDSA") ?? undefined);
+    if (algs.length > 0 && alg === undefined)
+      this.c.skip(
+        `the jwt proof type accepts ${algs.join(", ")}; the Wallet signs ES256 or EdDSA`,
+        "not-offered",
+      );
+    return holderKey(alg ?? prefer);
+  }
+
+  /** A jwt proof for this issuer with a fresh nonce (when it has a nonce endpoint). */
+  async proof(key: HolderKey, opts: Partial<ProofOptions> = {}): Promise<string> {
+    const nonce = "nonce" in opts ? opts.nonce : await this.nonce();
+    return jwtProof({
+      key,
+      ids: this.ids,
+      aud: this.issuer,
+      iss: this.c.profile.clientId,
+      ...opts,
+      ...(nonce !== undefined ? { nonce } : {}),
+    });
+  }
+
+  /** credential_response_encryption for a request, when the issuer supports it (always, if it requires it). */
+  async encryption(): Promise<{ jwk: unknown; enc: string } | undefined> {
+    const e = (await this.metadata()).credential_response_encryption;
+    if (!isObject(e)) return undefined;
+    const algs = Array.isArray(e.alg_values_supported) ? e.alg_values_supported : [];
+    const encs = Array.isArray(e.enc_values_supported) ? e.enc_values_supported : [];
+    const enc = ["A128GCM", "A256GCM"].find((x) => encs.includes(x));
+    if (!algs.includes("ECDH-ES") || enc === undefined) {
+      if (e.encryption_required === true)
+        this.c.skip(
+          "the issuer requires response encryption with algorithms the Wallet lacks (it offers ECDH-ES with A128GCM or A256GCM)",
+          "not-offered",
+        );
+      return undefined;
+    }
+    this.encKey ??= await encryptionKey();
+    return encryptionRequest(this.encKey, enc);
+  }
+
+  /** POSTs a Credential Request (adding response encryption when the issuer supports it) and reads the reply. */
+  async credential(
+    token: string | undefined,
+    request: Json,
+    opts: { encrypt?: boolean; label?: string; url?: string } = {},
+  ): Promise<CredentialReply> {
+    const url = opts.url ?? (await this.endpoint("credential_endpoint", "VCI-CRED-ISSUE"));
+    const enc = opts.encrypt === false ? undefined : await this.encryption();
+    const json =
+      enc && !("credential_response_encryption" in request)
+        ? { ...request, credential_response_encryption: enc }
+        : request;
+    const res = await this.c.http.post(url, {
+      json,
+      headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
+      label: opts.label ?? "credential request",
+    });
+    return this.read(res);
+  }
+
+  /** Reads a credential or deferred response: JSON, or a JWE decrypted with the Wallet's key. */
+  async read(res: HttpResponse): Promise<CredentialReply> {
+    if (!isJwtType(res)) return { res, body: body(res), encrypted: false, decryptError: undefined };
+    if (!this.encKey)
+      return {
+        res,
+        body: {},
+        encrypted: true,
+        decryptError: "an encrypted response to a request that asked for none",
+      };
+    try {
+      const { payload } = await decryptResponse(res.text.trim(), this.encKey);
+      return {
+        res,
+        body: isObject(payload) ? payload : {},
+        encrypted: true,
+        decryptError: isObject(payload) ? undefined : "the decrypted payload is not a JSON object",
+      };
+    } catch (e) {
+      return { res, body: {}, encrypted: true, decryptError: (e as Error).message };
+    }
+  }
+
+  /** The configuration ids an offer names that the metadata also has. */
+  async usableConfigurations(o: ReceivedOffer): Promise<string[]> {
+    const all = (await this.metadata()).credential_configurations_supported;
+    const ids = o.shape.configurationIds.filter((id) => isObject(all) && isObject(all[id]));
+    if (ids.length === 0)
+      this.c.skip(
+        "the offer names no configuration the metadata has: see VCI-OFFER-CONFIG-KNOWN",
+        "dependency",
+      );
+    return ids;
+  }
+}
+
+/** proof_signing_alg_values_supported of a configuration's jwt proof type ([] when it has none). */
+export function proofAlgs(conf: Json): string[] {
+  const pt = conf.proof_types_supported;
+  const jwt = isObject(pt) ? pt.jwt : undefined;
+  const algs = isObject(jwt) ? jwt.proof_signing_alg_values_supported : undefined;
+  return Array.isArray(algs) ? algs.filter((a): a is string => typeof a === "string") : [];
+}
+
+/** True when the configuration binds credentials to a key (so a proof is needed). */
+export function needsProof(conf: Json): boolean {
+  return (
+    conf.proof_types_supported !== undefined || conf.cryptographic_binding_methods_supported !== undefined
+  );
+}
+
+export { isObject };

@@ -1,0 +1,558 @@
+import { defineCatalog } from "../../src/engine/requirement.js";
+
+const D = "specs/000";
+const pub = (section: string): string => `public: OID4VCI 1.0 ${section} (public-spec-facts §1)`;
+
+/**
+ * Credential issuance (specs/000) and the public OID4VCI 1.0 facts it leaves out
+ * (public-spec-facts §1). idconform plays the Wallet; the target is a Credential Issuer and
+ * its Authorization Server. Identifiers read `std` or `openid` per the profile
+ * (src/protocols/vci.ts); the texts use the document's names.
+ */
+export const catalog = defineCatalog("vci", [
+  // Issuer metadata (Endpoints: Credential Issuer Metadata endpoint; Resources: Credential Issuer Metadata)
+  {
+    id: "VCI-META-WELL-KNOWN",
+    level: "MUST",
+    source: `${D} Endpoints: Credential Issuer Metadata endpoint (path: insert the well-known segment between host and path)`,
+    text: "GET of the issuer identifier with /.well-known/std-credential-issuer inserted after the host answers 200 with the metadata",
+  },
+  {
+    id: "VCI-META-JSON",
+    level: "MUST",
+    source: `${D} Endpoints: Credential Issuer Metadata endpoint (application/json, issuer MUST support, matching Content-Type)`,
+    text: "the metadata is a JSON object served with Content-Type application/json",
+  },
+  {
+    id: "VCI-META-ACCEPT",
+    level: "SHOULD",
+    source: `${D} Endpoints: Credential Issuer Metadata endpoint (the issuer SHOULD match the requested Accept)`,
+    text: "a request with Accept: application/json is not answered with signed metadata (application/jwt)",
+  },
+  {
+    id: "VCI-META-ISSUER-MATCH",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (credential_issuer MUST equal the identifier, simple string comparison)`,
+    text: "credential_issuer equals the issuer identifier used to build the metadata URL, character for character",
+  },
+  {
+    id: "VCI-META-REQUIRED",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (credential_issuer, credential_endpoint, credential_configurations_supported REQUIRED)`,
+    text: "credential_endpoint is a URL string and credential_configurations_supported a non-empty object",
+  },
+  {
+    id: "VCI-META-HTTPS",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (endpoint URLs are https); Authentication 5 (TLS mandatory)`,
+    text: "every endpoint URL in the metadata (credential, nonce, deferred, notification) is an https URL",
+  },
+  {
+    id: "VCI-META-AUTH-SERVERS",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (authorization_servers: non-empty array of strings)`,
+    text: "authorization_servers, when present, is a non-empty array of identifier strings",
+  },
+  {
+    id: "VCI-META-CONFIG-FORMAT",
+    level: "MUST",
+    source: `${D} Resources: configuration object (format REQUIRED; scope string; credential_signing_alg_values_supported non-empty)`,
+    text: "every configuration object has a format string, and scope and credential_signing_alg_values_supported are well formed when present",
+  },
+  {
+    id: "VCI-META-BINDING-PROOF",
+    level: "MUST",
+    source: `${D} Resources: configuration object (proof_types_supported MUST be present when cryptographic_binding_methods_supported is, omitted otherwise)`,
+    text: "a configuration has proof_types_supported exactly when it has cryptographic_binding_methods_supported",
+  },
+  {
+    id: "VCI-META-BINDING-VALUES",
+    level: "MUST",
+    source: `${D} Resources: configuration object (cryptographic_binding_methods_supported: jwk, cose_key or did:<method>)`,
+    text: "cryptographic_binding_methods_supported is a non-empty array of jwk, cose_key or did:<method> values",
+  },
+  {
+    id: "VCI-META-PROOF-TYPES",
+    level: "MUST",
+    source: `${D} Resources: configuration object (proof_signing_alg_values_supported REQUIRED, non-empty; key_attestations_required object with non-empty arrays)`,
+    text: "each proof type has a non-empty proof_signing_alg_values_supported, and key_attestations_required, when present, is an object of non-empty arrays",
+  },
+  {
+    id: "VCI-META-BATCH-SIZE",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (batch_size REQUIRED integer, MUST be 2 or greater); Limits`,
+    text: "batch_credential_issuance, when present, has an integer batch_size of at least 2",
+  },
+  {
+    id: "VCI-META-DISPLAY-LOCALE",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (display: one object per language); configuration credential_metadata.display`,
+    text: "no two display objects (of the issuer, or of one configuration) share a locale",
+  },
+  {
+    id: "VCI-META-DISPLAY-SHAPE",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (display: non-empty array, logo.uri REQUIRED); credential_metadata.display (name REQUIRED)`,
+    text: "display arrays are non-empty, credential display objects have a name, and every logo or background_image has a uri",
+  },
+  {
+    id: "VCI-META-ENCRYPTION-SHAPE",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (credential_response_encryption and credential_request_encryption members REQUIRED)`,
+    text: "credential_response_encryption has alg and enc value arrays and a boolean encryption_required; credential_request_encryption has jwks with unique kids, enc values and encryption_required",
+  },
+  {
+    id: "VCI-META-SIGNED-CONTENT-TYPE",
+    level: "MUST",
+    source: `${D} Endpoints: Credential Issuer Metadata endpoint (application/jwt with a matching Content-Type)`,
+    text: "an issuer answering Accept: application/jwt with signed metadata labels it application/jwt",
+  },
+  {
+    id: "VCI-META-SIGNED-TYP",
+    level: "MUST",
+    source: `${D} Resources: Signed Credential Issuer Metadata (typ MUST be stdvci-issuer-metadata+jwt)`,
+    text: "signed metadata has typ stdvci-issuer-metadata+jwt",
+  },
+  {
+    id: "VCI-META-SIGNED-ALG",
+    level: "MUST",
+    source: `${D} Resources: Signed Credential Issuer Metadata (alg MUST NOT be none or a MAC algorithm)`,
+    text: "signed metadata is signed with an asymmetric algorithm, never none or a MAC",
+  },
+  {
+    id: "VCI-META-SIGNED-SUB",
+    level: "MUST",
+    source: `${D} Resources: Signed Credential Issuer Metadata (sub REQUIRED, MUST equal the issuer identifier; iat REQUIRED integer)`,
+    text: "signed metadata has sub equal to the issuer identifier and an integer iat",
+  },
+  {
+    id: "VCI-META-SIGNED-SIGNATURE",
+    level: "MUST",
+    source: `${D} Resources: Signed Credential Issuer Metadata (the Wallet MUST establish trust in the signer); Authentication 6`,
+    text: "signed metadata verifies with a key the profile trusts for the issuer",
+  },
+
+  // Authorization Server discovery (Resources: authorization_servers; Other metadata)
+  {
+    id: "VCI-AS-DISCOVERY",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (authorization_servers omitted: the issuer is the AS, metadata at the RFC 8414 location); public: RFC 8414 §3.3`,
+    text: "Authorization Server metadata is found at the RFC 8414 location of the issuer (or each authorization_servers entry), with issuer equal to that identifier and a token_endpoint",
+  },
+  {
+    id: "VCI-AS-ANONYMOUS",
+    level: "MUST",
+    source: `${D} Other metadata (pre-authorized_grant_anonymous_access_supported); Authentication 3`,
+    text: "an AS that says pre-authorized_grant_anonymous_access_supported accepts a pre-authorized Token Request without client_id",
+  },
+
+  // Credential Offer (Resources: Credential Offer object, Grant parameters; Endpoints: Wallet Credential Offer Endpoint)
+  {
+    id: "VCI-OFFER-ONE-PARAM",
+    level: "MUST",
+    source: `${D} Endpoints: Wallet Credential Offer Endpoint (exactly one of credential_offer and credential_offer_uri; never both)`,
+    text: "an offer invocation carries exactly one of credential_offer and credential_offer_uri",
+  },
+  {
+    id: "VCI-OFFER-URI-HTTPS",
+    level: "MUST",
+    source: `${D} Endpoints: Wallet Credential Offer Endpoint (credential_offer_uri: https URL); Authentication 5`,
+    text: "credential_offer_uri is an https URL",
+  },
+  {
+    id: "VCI-OFFER-URI-JSON",
+    level: "MUST",
+    source: `${D} Endpoints: Wallet Credential Offer Endpoint (GET of the URI answers application/json with the offer object)`,
+    text: "GET of credential_offer_uri answers 200 application/json with the offer object",
+  },
+  {
+    id: "VCI-OFFER-UNSIGNED",
+    level: "MUST",
+    source: `${D} Endpoints: Wallet Credential Offer Endpoint (the offer cannot be signed; application/jwt with alg none MUST NOT be used)`,
+    text: "an offer by reference is never served as application/jwt",
+  },
+  {
+    id: "VCI-OFFER-NOT-CACHEABLE",
+    level: "SHOULD",
+    source: `${D} Endpoints: Wallet Credential Offer Endpoint (the issuer SHOULD use a unique URI per offer or otherwise prevent caching)`,
+    text: "each offer has its own credential_offer_uri, or its response forbids caching (no-store)",
+  },
+  {
+    id: "VCI-OFFER-MEMBERS",
+    level: "MUST",
+    source: `${D} Resources: Credential Offer object (credential_issuer REQUIRED; credential_configuration_ids REQUIRED, unique, non-empty; grants object)`,
+    text: "the offer names the profile's issuer identifier exactly, a non-empty array of unique configuration ids, and grants as an object",
+  },
+  {
+    id: "VCI-OFFER-CONFIG-KNOWN",
+    level: "MUST",
+    source: `${D} Resources: Credential Offer object (each id is a key of credential_configurations_supported)`,
+    text: "every credential_configuration_id of an offer is a key of credential_configurations_supported",
+  },
+  {
+    id: "VCI-OFFER-PRE-AUTH-CODE",
+    level: "MUST",
+    source: `${D} Grant parameters (pre-authorized_code REQUIRED string)`,
+    text: "a pre-authorized grant carries a pre-authorized_code string",
+    untestable:
+      "the reference target's offers always carry a code; a grant without one cannot be redeemed, so every flow would stop",
+  },
+  {
+    id: "VCI-OFFER-TX-CODE",
+    level: "MUST",
+    source: `${D} Grant parameters (tx_code: input_mode numeric or text, length integer, description at most 300 characters); Limits`,
+    text: "tx_code has input_mode numeric or text, an integer length and a description of at most 300 characters, each when present",
+  },
+  {
+    id: "VCI-OFFER-AUTH-SERVER",
+    level: "MUST",
+    source: `${D} Grant parameters (authorization_server only with several authorization_servers; MUST equal one of them)`,
+    text: "a grant's authorization_server appears only when metadata lists several authorization_servers, and equals one of them",
+  },
+
+  // Token endpoint (Endpoints: Token Endpoint; Errors; public §6)
+  {
+    id: "VCI-TOKEN-PRE-AUTH",
+    level: "MUST",
+    source: `${D} Rules 5 (pre-authorized code, with tx_code when required, gives an access token); Endpoints: Token Endpoint (200 JSON)`,
+    text: "a fresh pre-authorized code (with its tx_code when offered) gives 200 JSON with access_token and token_type",
+  },
+  {
+    id: "VCI-TOKEN-NO-STORE",
+    level: "MUST",
+    source: `${D} Endpoints: Token Endpoint (Success: Cache-Control: no-store)`,
+    text: "a successful token response carries Cache-Control: no-store",
+  },
+  {
+    id: "VCI-TOKEN-ERROR-FORMAT",
+    level: "MUST",
+    source: `${D} Errors (token errors: 400 JSON with error, Cache-Control: no-store)`,
+    text: "token errors are 400 JSON objects with an error string and Cache-Control: no-store",
+  },
+  {
+    id: "VCI-TOKEN-CODE-REPLAY",
+    level: "MUST",
+    source: `${D} Grant parameters (single use); ${pub("§6.3")} (used code: invalid_grant)`,
+    text: "a pre-authorized code already exchanged is refused with 400 invalid_grant",
+  },
+  {
+    id: "VCI-TOKEN-CODE-UNKNOWN",
+    level: "MUST",
+    source: pub("§6.3 (wrong, expired or used pre-authorized code: invalid_grant)"),
+    text: "a pre-authorized code the issuer never made is refused with 400 invalid_grant",
+  },
+  {
+    id: "VCI-TOKEN-TX-WRONG",
+    level: "MUST",
+    source: `${D} Rules 6 (tx_code verified by the AS); ${pub("§6.3")} (wrong tx_code: invalid_grant)`,
+    text: "a wrong tx_code is refused with 400 invalid_grant",
+  },
+  {
+    id: "VCI-TOKEN-TX-MISSING",
+    level: "MUST",
+    source: `${D} Token Request (tx_code MUST be present when the offer had tx_code); ${pub("§6.3")} (invalid_request)`,
+    text: "a Token Request without the tx_code its offer required is refused with 400 invalid_request",
+  },
+  {
+    id: "VCI-TOKEN-TX-UNEXPECTED",
+    level: "MUST",
+    source: `${D} Token Request (tx_code only when offered); ${pub("§6.3")} (sent but not expected: invalid_request)`,
+    text: "a tx_code sent for an offer without tx_code is refused with 400 invalid_request",
+  },
+  {
+    id: "VCI-TOKEN-LIFETIME",
+    level: "MUST",
+    source: `${D} Authentication 4; Limits (lifetime over 5 minutes only when sender-constrained)`,
+    text: "a bearer (not sender-constrained) access token lives at most 300 seconds (expires_in)",
+  },
+  {
+    id: "VCI-TOKEN-UNKNOWN-PARAM",
+    level: "MUST",
+    source: `${D} Token Request (the Authorization Server ignores unknown parameters); Rules 10; Versioning 1`,
+    text: "an unknown form parameter in a Token Request is ignored",
+  },
+  {
+    id: "VCI-TOKEN-AUTH-DETAILS",
+    level: "MUST",
+    source: `${D} Token Response additions (authorization_details REQUIRED when requested; type, credential_configuration_id, non-empty credential_identifiers)`,
+    text: "a Token Request with authorization_details gets authorization_details of type std_credential with its configuration id and non-empty credential_identifiers",
+  },
+
+  // Authorization code flow (Rules 4; Endpoints)
+  {
+    id: "VCI-AUTHZ-FLOW",
+    level: "MUST",
+    source: `${D} Rules 3 and 4 (authorization code flow with authorization_details of type std_credential; credential_identifiers used in the Credential Request)`,
+    text: "login and consent in a browser give a code; its Token Response carries authorization_details with credential_identifiers, which obtain a credential",
+  },
+
+  // Nonce endpoint (Endpoints: Nonce Endpoint; Resources: Nonce Response; States 3)
+  {
+    id: "VCI-NONCE-RESPONSE",
+    level: "MUST",
+    source: `${D} Endpoints: Nonce Endpoint (POST, empty body, no token: 2xx application/json with c_nonce)`,
+    text: "an empty POST to the nonce endpoint, without a token, answers 2xx application/json with a c_nonce string",
+  },
+  {
+    id: "VCI-NONCE-NO-STORE",
+    level: "MUST",
+    source: `${D} Endpoints: Nonce Endpoint (the response MUST carry Cache-Control with no-store)`,
+    text: "the nonce response carries Cache-Control: no-store",
+  },
+  {
+    id: "VCI-NONCE-UNPREDICTABLE",
+    level: "MUST",
+    source: `${D} Resources: Nonce Response (new values MUST be unpredictable)`,
+    text: "fresh nonces are all distinct and show no counter, timestamp, shared-prefix or short-alphabet pattern",
+  },
+  {
+    id: "VCI-NONCE-INVALID",
+    level: "MUST",
+    source: pub("§8.3.1 (a nonce present but not valid: invalid_nonce)"),
+    text: "a proof with a nonce the issuer never gave is refused with 400 invalid_nonce",
+  },
+  {
+    id: "VCI-NONCE-REUSE",
+    level: "MUST",
+    source: `${D} States 3 (a c_nonce may be reused until the issuer rejects it); ${pub("§8.3.1")} (rejection: invalid_nonce)`,
+    text: "a c_nonce used again is either accepted or refused with invalid_nonce, so the Wallet knows to fetch a new one",
+  },
+
+  // Credential endpoint: access (Authentication 1; public §8.3.1)
+  {
+    id: "VCI-CRED-BEARER-401",
+    level: "MUST",
+    source: `${D} Authentication 1 (Bearer token required); ${pub("§8.3.1")} (RFC 6750 §3: 401 with WWW-Authenticate)`,
+    text: "a Credential Request without an access token is refused with 401 and a WWW-Authenticate: Bearer challenge",
+  },
+  {
+    id: "VCI-CRED-BAD-TOKEN",
+    level: "MUST",
+    source: `${D} Authentication 1; ${pub("§8.3.1")} (invalid_token 401 with WWW-Authenticate)`,
+    text: "a Credential Request with an access token the issuer never issued is refused with 401 and WWW-Authenticate",
+  },
+
+  // Credential endpoint: request and response (Resources: Credential Request; public §8.2, §8.3)
+  {
+    id: "VCI-CRED-ISSUE",
+    level: "MUST",
+    source: `${D} Endpoints: Credential Endpoint (support REQUIRED); ${pub("§8.3")} (200 with credentials)`,
+    text: "a Credential Request with a valid jwt proof is answered 200 with the credential",
+  },
+  {
+    id: "VCI-CRED-RESPONSE-SHAPE",
+    level: "MUST",
+    source: pub(
+      "§8.3 (credentials: array of {credential}; optional notification_id string; never with transaction_id)",
+    ),
+    text: "a 200 Credential Response has credentials as a non-empty array of {credential} objects, at most one per proof, and notification_id, when present, a string",
+  },
+  {
+    id: "VCI-CRED-FORMAT",
+    level: "MUST",
+    source: `${D} Resources: configuration object (format); ${pub("§8.3")}`,
+    text: "each credential is of its configuration's format (a dc+sd-jwt SD-JWT with vct and matching disclosures, or a jwt_vc_json JWT with vc)",
+  },
+  {
+    id: "VCI-CRED-BOUND-TO-PROOF",
+    level: "MUST",
+    source: `${D} Rules 8 (key binding conveyed in proofs); ${pub("§8.3")} (one credential per proof key)`,
+    text: "a credential of a configuration with key binding carries cnf.jwk equal to the key of its proof",
+  },
+  {
+    id: "VCI-CRED-SIGNATURE",
+    level: "MUST",
+    source: `${D} What the service does (verifiable credentials); public: SD-JWT VC issuer metadata (jwt-vc-issuer)`,
+    text: "a credential's issuer signature verifies with the issuer's key, where the issuer publishes it (/.well-known/jwt-vc-issuer)",
+  },
+  {
+    id: "VCI-CRED-ID-EXCLUSIVE",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (credential_identifier MUST NOT be combined with credential_configuration_id); ${pub("§8.3.1")} (invalid_credential_request)`,
+    text: "a request with both credential_identifier and credential_configuration_id is refused with 400 invalid_credential_request",
+  },
+  {
+    id: "VCI-CRED-UNKNOWN-CONFIG",
+    level: "MUST",
+    source: pub("§8.3.1 (unknown_credential_configuration; takes precedence over invalid_request)"),
+    text: "an unknown credential_configuration_id is refused with 400 unknown_credential_configuration",
+  },
+  {
+    id: "VCI-CRED-UNKNOWN-ID",
+    level: "MUST",
+    source: pub("§8.3.1 (unknown_credential_identifier; takes precedence over invalid_request)"),
+    text: "an unknown credential_identifier is refused with 400 unknown_credential_identifier",
+  },
+  {
+    id: "VCI-CRED-IGNORE-UNKNOWN",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (the issuer ignores unknown request parameters); Rules 10`,
+    text: "an unknown member in a Credential Request is ignored",
+  },
+  {
+    id: "VCI-CRED-TOKEN-REUSE",
+    level: "MAY",
+    source: `${D} Rules 9 (the Credential Endpoint may be called repeatedly with the same access token); States 2`,
+    text: "the same access token serves a second Credential Request (an issuer may also stop accepting it)",
+  },
+  {
+    id: "VCI-CRED-ERROR-FORMAT",
+    level: "MUST",
+    source: pub(
+      "§8.3.1 (400 JSON {error, error_description}; error_description only %x20-21 / %x23-5B / %x5D-7E; errors never encrypted)",
+    ),
+    text: "Credential errors are 400 JSON objects with an error string, unencrypted, whose error_description uses only the allowed characters",
+  },
+
+  // Proofs (Resources: Credential Request rules for proofs; public appendix F.1)
+  {
+    id: "VCI-PROOF-REQUIRED",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (proofs MUST be present when proof_types_supported is); ${pub("§8.3.1")} (invalid_proof)`,
+    text: "a Credential Request without proofs, for a configuration with proof types, is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-AUD",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (every proof MUST incorporate the issuer identifier as audience); ${pub("F.1")}`,
+    text: "a jwt proof whose aud is not the issuer identifier is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-TYP",
+    level: "MUST",
+    source: pub("appendix F.1 (typ std4vci-proof+jwt; a wrong typ is rejected)"),
+    text: "a jwt proof with a wrong typ is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-ALG-NONE",
+    level: "MUST",
+    source: pub("appendix F.1 (alg asymmetric, not none)"),
+    text: "an unsigned (alg none) jwt proof is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-SIGNATURE",
+    level: "MUST",
+    source: pub("appendix F.1 (a bad signature is rejected)"),
+    text: "a jwt proof whose signature does not verify is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-PRIVATE-KEY",
+    level: "MUST",
+    source: pub("appendix F.1 (a private key in the header is rejected)"),
+    text: "a jwt proof whose header jwk carries private key members is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-NONCE-MISSING",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (with a Nonce Endpoint every proof MUST carry a c_nonce); ${pub("§8.3.1")} (no nonce: invalid_proof)`,
+    text: "a jwt proof without nonce, at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
+  },
+  {
+    id: "VCI-PROOF-ALG-SUPPORTED",
+    level: "MUST",
+    source: `${D} Resources: configuration object (proof_signing_alg_values_supported); ${pub("F.1")}`,
+    text: "a proof signed with each advertised algorithm the Wallet can produce (ES256, EdDSA) is accepted",
+  },
+
+  // Batch (Rules 1; Resources: batch_credential_issuance)
+  {
+    id: "VCI-BATCH",
+    level: "MUST",
+    source: `${D} Rules 1 (a batch of one or more credentials); Resources: proofs (array length at most batch_size); ${pub("§8.3")}`,
+    text: "a request with batch_size proofs of distinct keys gets that many credentials, each bound to its own proof's key",
+  },
+  {
+    id: "VCI-BATCH-DISTINCT",
+    level: "SHOULD",
+    source: `${D} Rules 1 (credentials of one response SHOULD differ in cryptographic data)`,
+    text: "the credentials of one batch differ from each other",
+  },
+  {
+    id: "VCI-BATCH-LIMIT",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (proofs array length at most batch_size)`,
+    text: "a request with more proofs than batch_size is refused with a 400 error",
+  },
+
+  // Response encryption (Resources: credential_response_encryption)
+  {
+    id: "VCI-ENC-RESPONSE",
+    level: "MUST",
+    source: `${D} Resources: Credential Request (credential_response_encryption: jwk, enc); ${pub("§8.3")} (application/jwt when encrypted)`,
+    text: "with credential_response_encryption the response is an application/jwt JWE that decrypts with the Wallet's key and uses the requested enc",
+  },
+  {
+    id: "VCI-ENC-REQUIRED",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (credential_response_encryption.encryption_required: the Wallet MUST provide keys in every request)`,
+    text: "an issuer with encryption_required true refuses a Credential Request without credential_response_encryption",
+  },
+
+  // Deferred (public §9)
+  {
+    id: "VCI-DEFERRED-202",
+    level: "MUST",
+    source: `${D} Components (Deferred Credential Endpoint); ${pub("§8.3")} (202 with transaction_id and positive interval, no credentials)`,
+    text: "a deferred issuance answers 202 with transaction_id and a positive interval, and no credentials",
+  },
+  {
+    id: "VCI-DEFERRED-PENDING",
+    level: "MUST",
+    source: pub("§9 (still pending: 202 with the same transaction_id and interval)"),
+    text: "a deferred request still pending answers 202 with the same transaction_id and an interval",
+  },
+  {
+    id: "VCI-DEFERRED-ISSUED",
+    level: "MUST",
+    source: pub("§9 (issued: 200 with credentials)"),
+    text: "a deferred credential, once issued, is answered 200 with credentials",
+  },
+  {
+    id: "VCI-DEFERRED-USED",
+    level: "MUST",
+    source: pub(
+      "§9 (the transaction_id is invalidated once delivered; unknown or used: 400 invalid_transaction_id)",
+    ),
+    text: "a transaction_id already delivered is refused with 400 invalid_transaction_id",
+  },
+
+  // Notification (Endpoints: Notification Endpoint; Events; Errors; public §11)
+  {
+    id: "VCI-NOTIF-OK",
+    level: "MUST",
+    source: `${D} Endpoints: Notification Endpoint (success: any 2xx); Events`,
+    text: "a valid notification (credential_accepted, credential_failure, credential_deleted) is answered 2xx",
+  },
+  {
+    id: "VCI-NOTIF-204",
+    level: "SHOULD",
+    source: `${D} Endpoints: Notification Endpoint (204 No Content is RECOMMENDED)`,
+    text: "a successful notification is answered 204 No Content",
+  },
+  {
+    id: "VCI-NOTIF-UNKNOWN",
+    level: "MUST",
+    source: `${D} Errors (invalid notification_id: 400 application/json with error, Cache-Control: no-store); Events`,
+    text: "a notification with an unknown notification_id is refused with 400 JSON invalid_notification_id and Cache-Control: no-store",
+  },
+  {
+    id: "VCI-NOTIF-TOKEN",
+    level: "MUST",
+    source: `${D} Errors (missing or invalid token: RFC 6750 §3); Authentication 1`,
+    text: "a notification without an access token is refused with 401 and a WWW-Authenticate: Bearer challenge",
+  },
+  {
+    id: "VCI-NOTIF-BAD-REQUEST",
+    level: "MUST",
+    source: pub(
+      "§11 (event is one of credential_accepted, credential_failure, credential_deleted; else invalid_notification_request)",
+    ),
+    text: "a notification with an event outside the defined values is refused with 400 invalid_notification_request",
+  },
+  {
+    id: "VCI-NOTIF-IDEMPOTENT",
+    level: "MUST",
+    source: pub("§11 (identical repeats are idempotent)"),
+    text: "an identical notification sent again is answered 2xx again",
+  },
+]);
