@@ -36,7 +36,7 @@ export interface VciProvided {
   readonly controlToken: string;
 }
 
-export type OfferKind = "preAuthorized" | "txCode" | "byValue" | "deferred";
+export type OfferKind = "preAuthorized" | "txCode" | "byValue" | "deferred" | "authorizationCode";
 
 /** One offer as the Wallet received it: the invocation, the offer object, and its evidence. */
 export interface ReceivedOffer {

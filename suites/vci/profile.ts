@@ -47,6 +47,8 @@ export const vciProfile = suiteSection({
             byValue: hookBody.optional(),
             /** An offer whose credential is issued deferred. */
             deferred: hookBody.optional(),
+            /** An offer with an authorization_code grant: its issuer_state goes into the browser flow. */
+            authorizationCode: hookBody.optional(),
           }),
         })
         .optional(),

@@ -57,11 +57,11 @@ describe("Credential issuance profile variants (issue: credential issuance suite
       y
         .replace("        kinds:\n", "        delivery: wallet\n        kinds:\n")
         .replace(
-          /^(          (preAuthorized|txCode|byValue|deferred):\n(?:            .*\n)+)/gm,
+          /^(          (preAuthorized|txCode|byValue|deferred|authorizationCode):\n(?:            .*\n)+)/gm,
           '$1            deliver_to: "{walletOfferEndpoint}"\n',
         ),
     );
-    expect(yaml.match(/deliver_to/g)).toHaveLength(4);
+    expect(yaml.match(/deliver_to/g)).toHaveLength(5);
     const r = await runAgainst("std", yaml);
     expect(r.code, r.stderr).toBe(0);
     expect(r.v["VCI-OFFER-ONE-PARAM"]).toBe("pass");

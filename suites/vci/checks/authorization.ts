@@ -31,7 +31,17 @@ export const authorizationChecks = [
         credential_configuration_id: a.configuration,
         ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
       };
+      // Issuer-initiated when the profile can give an authorization_code offer: its issuer_state
+      // binds the Authorization Request to the offer (Rules 4; Grant parameters).
+      let issuerState: string | undefined;
+      if (c.profile.offers.trigger?.kinds.authorizationCode !== undefined) {
+        const o = await v.offer("authorizationCode");
+        issuerState = o.shape.issuerState;
+        if (issuerState === undefined)
+          c.note("the authorizationCode offer carries no issuer_state; the flow starts without one");
+      }
       const url = new URL(String(as.authorization_endpoint));
+      if (issuerState !== undefined) url.searchParams.set("issuer_state", issuerState);
       for (const [k, val] of Object.entries({
         response_type: "code",
         client_id: c.profile.clientId,
