@@ -139,7 +139,6 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       const section = profile.suites[s.name]!;
       const setup = s.setup ? await s.setup(section, { runId, seed, client }) : {};
       setups.push({ suite: s.name, setup });
-      for (const reason of setup.notCertifiable ?? []) notCertifiable.push(`${s.name}: ${reason}`);
       provided[s.name] = {
         profile: section,
         features: section.features,

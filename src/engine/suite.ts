@@ -7,11 +7,6 @@ import type { ClientOptions } from "../http/client.js";
 export interface SuiteSetup {
   /** Serialisable values handed to every check (`ctx.provided`): mock URLs, control tokens. */
   readonly provide?: Record<string, unknown>;
-  /**
-   * Why this suite's section weakens the run (a verification it was told to skip): each
-   * reason marks the run "not certifiable" in every output.
-   */
-  readonly notCertifiable?: readonly string[];
   /** Runs after the checks, also after a failure or an interrupt; returns what it could not clean up. */
   readonly teardown?: () => Promise<void | { readonly leftovers: readonly string[] }>;
 }

@@ -70,12 +70,6 @@ export const vciProfile = suiteSection({
       /** Steps on the login and consent pages, in order (selectors and values; secrets from ${ENV}). */
       steps: z.array(browserStep).min(1).max(50),
       timeoutMs: z.int().min(1000).max(120_000).default(20_000),
-      /**
-       * Lets the browser accept the login pages' certificate unverified: only for a test
-       * issuer whose certificate comes from a private CA (options.tls.caFile) the browser
-       * cannot be given. The harness's own requests still verify it.
-       */
-      browserIgnoresCertificate: z.boolean().default(false),
     })
     .optional(),
   /** The mock wallet (Credential Offer Endpoint, redirect_uri). */

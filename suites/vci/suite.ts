@@ -1,5 +1,7 @@
 import { defineSuite } from "../../src/engine/suite.js";
+import { readFileSync } from "node:fs";
 import { startWallet } from "../../mocks/wallet/index.js";
+import { spkiHashes } from "../../mocks/wallet/spki.js";
 import { catalog } from "./requirements.js";
 import { vciProfile } from "./profile.js";
 import type { VciProvided } from "./client.js";
@@ -39,7 +41,7 @@ export default defineSuite({
     ...notificationChecks,
     ...authorizationChecks,
   ],
-  async setup(profile) {
+  async setup(profile, run) {
     const wallet = await startWallet({
       ...(profile.wallet.port !== undefined ? { port: profile.wallet.port } : {}),
       ...(profile.wallet.host ? { host: profile.wallet.host } : {}),
@@ -51,14 +53,12 @@ export default defineSuite({
       controlToken: wallet.control.token,
     };
     return {
-      provide: { ...provided, redirectUri: wallet.redirectUri },
-      ...(profile.authorization?.browserIgnoresCertificate
-        ? {
-            notCertifiable: [
-              "the browser step accepted the login pages' certificate unverified (authorization.browserIgnoresCertificate)",
-            ],
-          }
-        : {}),
+      provide: {
+        ...provided,
+        redirectUri: wallet.redirectUri,
+        // The browser step trusts the profile's private CA, as the harness's requests do.
+        browserPins: run.client.caFile ? spkiHashes(readFileSync(run.client.caFile, "utf8")) : [],
+      },
       // Issued credentials stay with the issuer: the interface has no way to withdraw them.
       teardown: () => wallet.close(),
     };

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Hono } from "hono";
 import {
   calculateJwkThumbprint,
@@ -27,6 +29,7 @@ import mock, { recordedUrl, startWallet, type MockWallet } from "../../mocks/wal
 import { encryptionKey, holderKey, type HolderAlg } from "../../mocks/wallet/keys.js";
 import { parseOfferInvocation, readOffer } from "../../mocks/wallet/offer.js";
 import { pkce } from "../../mocks/wallet/pkce.js";
+import { spkiHashes } from "../../mocks/wallet/spki.js";
 import { jwtProof } from "../../mocks/wallet/proof.js";
 
 const ids = IDENTIFIER_SETS.std;
@@ -449,5 +452,17 @@ describe("browser part of the Authorization Code Flow (specs/000 Rules 4)", () =
     expect(msg).toContain(`page at ${as.url}/authorize?state=***`);
     expect(msg).not.toContain("sekrit-state");
     expect(msg).not.toContain("hunter22");
+  });
+});
+
+describe("browser pins (mocks/wallet/spki.ts)", () => {
+  it("gives one SPKI hash per certificate of a PEM bundle, and none for text without one", () => {
+    const ca = readFileSync(join(import.meta.dirname, "..", "fixture", "tls", "ca.pem"), "utf8");
+    const server = readFileSync(join(import.meta.dirname, "..", "fixture", "tls", "server.pem"), "utf8");
+    const pins = spkiHashes(`${ca}\n${server}`);
+    expect(pins).toHaveLength(2);
+    expect(pins[0]).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(pins[0]).not.toBe(pins[1]);
+    expect(spkiHashes("no certificate here")).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ export const authorizationChecks = [
           steps: a.steps,
           redirectUri,
           timeoutMs: a.timeoutMs,
-          ignoreHttpsErrors: a.browserIgnoresCertificate,
+          trustedSpki: Array.isArray(c.provided.browserPins) ? (c.provided.browserPins as string[]) : [],
           secrets,
         }));
       } catch (e) {
