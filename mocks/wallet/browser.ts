@@ -50,6 +50,9 @@ function inMainFrame(r: Request, p: Page): boolean {
 const firstLine = (e: unknown): string =>
   (e instanceof Error ? e.message : String(e)).split("\n", 1)[0] ?? "";
 
+/** How long before the overall deadline page work gives up (see `inner`). */
+const STEP_MARGIN_MS = 300;
+
 /**
  * Plays the End-User in the Authorization Code Flow (specs/000 Rules 4): opens the
  * authorization URL in headless Chromium, runs the steps (log in, consent) and stops as soon
@@ -77,6 +80,9 @@ export async function authorizeInBrowser(o: {
     throw new BrowserStepError(`no Chromium at ${executablePath}; install it or set CHROMIUM_PATH`);
   const deadline = Date.now() + o.timeoutMs;
   const left = (): number => Math.max(1, deadline - Date.now());
+  // Page work ends a little before the overall deadline, so a step that cannot be done is
+  // reported as that step (with its selector) rather than as a bare timeout.
+  const inner = (): number => Math.max(1, left() - STEP_MARGIN_MS);
   const trail: string[] = [];
   let browser: Browser | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -114,11 +120,11 @@ export async function authorizeInBrowser(o: {
     });
     const steps = (async (): Promise<string> => {
       try {
-        await p.goto(o.authorizationUrl, { timeout: left(), waitUntil: "domcontentloaded" });
+        await p.goto(o.authorizationUrl, { timeout: inner(), waitUntil: "domcontentloaded" });
         for (const [i, s] of o.steps.entries()) {
           if (redirectedTo !== undefined) break;
           at = `step ${i} (${describeStep(s, secrets)})`;
-          await runStep(p, s, left());
+          await runStep(p, s, inner());
         }
       } catch (e) {
         if (redirectedTo !== undefined) return redirectedTo;

@@ -442,7 +442,8 @@ describe("browser part of the Authorization Code Flow (specs/000 Rules 4)", () =
       authorizationUrl: `${as.url}/authorize?state=sekrit-state`,
       steps: [{ fill: { selector: "#pw", value: "hunter22" } }, { click: "#missing" }],
       redirectUri: wallet.redirectUri,
-      timeoutMs: 1500,
+      // room for a slow Chromium start on a loaded machine; the missing selector uses the rest
+      timeoutMs: 4000,
       secrets: ["sekrit-state"],
     }).catch((e: unknown) => e);
     // A step that cannot be carried out is the harness's or the profile's problem, not the issuer's.
