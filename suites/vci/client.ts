@@ -165,22 +165,41 @@ export class Vci {
     if (this.as) return this.as;
     const m = await this.metadata();
     const list = m.authorization_servers;
-    const asId = Array.isArray(list) && typeof list[0] === "string" ? list[0] : this.issuer;
+    const asId = Array.isArray(list) ? list[0] : this.issuer;
+    if (typeof asId !== "string" || !this.usable(asId))
+      this.c.skip(
+        `authorization_servers names ${JSON.stringify(asId ?? null).slice(0, 120)}, not an https URL: see VCI-META-AUTH-SERVERS`,
+        "dependency",
+      );
     const res = await this.c.http.get(wellKnownUrl(asId, AS_WELL_KNOWN), {
       label: "authorization server metadata",
     });
-    if (res.status !== 200 || !isObject(res.json) || typeof res.json.token_endpoint !== "string")
+    if (res.status !== 200 || !isObject(res.json) || !this.usable(res.json.token_endpoint))
       this.c.skip(
-        `the Authorization Server metadata answered ${said(res)}: see VCI-AS-DISCOVERY`,
+        `the Authorization Server metadata answered ${said(res)}, without an https token_endpoint: see VCI-AS-DISCOVERY`,
         "dependency",
       );
     if (res.json.issuer !== asId)
       this.c.skip(
-        `the Authorization Server metadata names issuer ${JSON.stringify(res.json.issuer)}: see VCI-AS-DISCOVERY`,
+        `the Authorization Server metadata names issuer ${JSON.stringify(res.json.issuer ?? null).slice(0, 120)}: see VCI-AS-DISCOVERY`,
         "dependency",
       );
     this.as = res.json;
     return res.json;
+  }
+
+  /**
+   * True for a URL the Wallet may call: https (TLS is mandatory, Authentication 5), or plain
+   * http when the issuer itself is (a run with options.allowInsecureHttp).
+   */
+  usable(url: unknown): url is string {
+    if (typeof url !== "string") return false;
+    try {
+      const u = new URL(url);
+      return u.protocol === "https:" || (u.protocol === "http:" && this.issuer.startsWith("http://"));
+    } catch {
+      return false;
+    }
   }
 
   async tokenEndpoint(): Promise<string> {
@@ -249,10 +268,7 @@ export class Vci {
       offer = invocation.offer;
       if (invocation.uri !== undefined) {
         // TLS is mandatory (Authentication 5); a plain-http issuer (allowInsecureHttp) is the one exception.
-        if (
-          !invocation.uri.startsWith("https://") &&
-          !(invocation.uri.startsWith("http://") && this.issuer.startsWith("http://"))
-        )
+        if (!this.usable(invocation.uri))
           this.c.skip(
             "credential_offer_uri is not an https URL, so the Wallet does not fetch it: see VCI-OFFER-URI-HTTPS",
             "dependency",
@@ -264,9 +280,23 @@ export class Vci {
       }
     }
     if (!isObject(offer)) this.c.skip(`the offer is not a JSON object: see VCI-OFFER-MEMBERS`, "dependency");
-    const shape = readOffer(offer);
-    if (shape.preAuthorizedCode) this.c.secret(shape.preAuthorizedCode, "PRE_AUTHORIZED_CODE");
+    const shape = this.protect(offer);
     return { kind, invocation, offer, shape, fetched, txCode };
+  }
+
+  /**
+   * Reads an offer and registers its pre-authorized code as a secret, also in the
+   * percent-encoded form an invocation URL carries it in, so no output shows a live code.
+   */
+  protect(offer: unknown): OfferShape {
+    const shape = readOffer(offer);
+    const code = shape.preAuthorizedCode;
+    if (code) {
+      this.c.secret(code, "PRE_AUTHORIZED_CODE");
+      this.c.secret(encodeURIComponent(code), "PRE_AUTHORIZED_CODE");
+      this.c.secret(encodeURIComponent(encodeURIComponent(code)), "PRE_AUTHORIZED_CODE");
+    }
+    return shape;
   }
 
   /** A Token Request at the AS's token endpoint (form fields as given). */
@@ -315,6 +345,26 @@ export class Vci {
 
   /** A holder key of an algorithm the configuration's jwt proof type accepts. */
   async keyFor(conf: Json, prefer: HolderAlg = "ES256"): Promise<HolderKey> {
+    // The Wallet makes jwt proofs with a jwk header and no key attestation; a configuration
+    // that asks for anything else is not exercised (and says so), never failed.
+    const pt = conf.proof_types_supported;
+    if (isObject(pt) && !isObject(pt.jwt))
+      this.c.skip(
+        `the configuration takes ${Object.keys(pt).join(", ")} proofs; the Wallet makes jwt proofs only`,
+        "not-offered",
+      );
+    const binding = conf.cryptographic_binding_methods_supported;
+    if (Array.isArray(binding) && !binding.includes("jwk"))
+      this.c.skip(
+        `the configuration binds keys by ${binding.join(", ")}; the Wallet binds by jwk only`,
+        "not-offered",
+      );
+    const jwt = isObject(pt) ? pt.jwt : undefined;
+    if (isObject(jwt) && jwt.key_attestations_required !== undefined)
+      this.c.skip(
+        "the configuration requires key attestations, which the Wallet does not make",
+        "not-offered",
+      );
     const algs = proofAlgs(conf);
     const alg = algs.includes(prefer)
       ? prefer
@@ -325,6 +375,24 @@ export class Vci {
         "not-offered",
       );
     return holderKey(alg ?? prefer);
+  }
+
+  /**
+   * How a Credential Request names what it asks for (Resources: Credential Request): by a
+   * credential_identifier when the Token Response gave identifiers for configuration `id`
+   * (then credential_configuration_id MUST NOT be used), else by credential_configuration_id.
+   */
+  target(tokenRes: HttpResponse | undefined, id: string): Json {
+    const ad = body(tokenRes).authorization_details;
+    if (Array.isArray(ad))
+      for (const d of ad) {
+        if (!isObject(d) || d.type !== this.ids.authorizationDetailsType) continue;
+        if (d.credential_configuration_id !== id) continue;
+        const ids = Array.isArray(d.credential_identifiers) ? d.credential_identifiers : [];
+        const first = ids.find((x): x is string => typeof x === "string" && x !== "");
+        if (first !== undefined) return { credential_identifier: first };
+      }
+    return { credential_configuration_id: id };
   }
 
   /** A jwt proof for this issuer with a fresh nonce (when it has a nonce endpoint). */

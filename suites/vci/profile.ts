@@ -1,6 +1,22 @@
 import { z } from "zod";
 import { suiteSection } from "../../src/engine/suite.js";
 
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+const isJsonObject = (t: string): boolean => {
+  const v = parsed(t);
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+};
+const isJwkSet = (t: string): boolean => {
+  const v = parsed(t) as { keys?: unknown } | undefined;
+  return isJsonObject(t) && Array.isArray(v?.keys) && v.keys.length <= 100;
+};
+
 /** A JSON body for the vendor's offer hook; `{walletOfferEndpoint}` in any string is replaced. */
 const hookBody = z.record(z.string(), z.unknown());
 
@@ -53,7 +69,17 @@ export const vciProfile = suiteSection({
         })
         .optional(),
       /** One fixed offer (invocation URL or offer JSON text), and its tx_code if any. */
-      fixed: z.strictObject({ offer: z.string().min(1), txCode: z.string().optional() }).optional(),
+      fixed: z
+        .strictObject({
+          offer: z
+            .string()
+            .min(1)
+            .refine((t) => !t.trim().startsWith("{") || isJsonObject(t), {
+              message: "expected an invocation URL or the offer as a JSON object",
+            }),
+          txCode: z.string().optional(),
+        })
+        .optional(),
       /** Longest wait for an offer at the wallet's endpoint, in ms. */
       deliveryTimeoutMs: z.int().min(100).max(30_000).default(5000),
     })
@@ -61,7 +87,11 @@ export const vciProfile = suiteSection({
       message: "give exactly one of offers.trigger and offers.fixed",
     }),
   /** Keys trusted for signed metadata (a JWK Set as JSON text); without it, the signature is not judged. */
-  metadataKeys: z.string().min(1).optional(),
+  metadataKeys: z
+    .string()
+    .min(1)
+    .refine(isJwkSet, { message: 'expected a JWK Set as JSON text: {"keys": [...]}' })
+    .optional(),
   /** The authorization code flow, driven in a browser; left out, its check is skipped. */
   authorization: z
     .strictObject({
@@ -81,6 +111,8 @@ export const vciProfile = suiteSection({
       publicUrl: z.url().optional(),
     })
     .default({}),
+  /** Longest the Wallet polls a deferred credential (waiting each interval the issuer asks), in ms. */
+  deferredTimeoutMs: z.int().min(1000).max(60_000).default(20_000),
   /** Fresh nonces sampled by the unpredictability property. */
   nonceSamples: z.int().min(8).max(1000).default(64),
 });

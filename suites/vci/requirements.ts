@@ -362,8 +362,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-CRED-SIGNATURE",
     level: "MUST",
-    source: `${D} What the service does (verifiable credentials); public: SD-JWT VC issuer metadata (jwt-vc-issuer)`,
-    text: "a credential's issuer signature verifies with the issuer's key, where the issuer publishes it (/.well-known/jwt-vc-issuer)",
+    source: `${D} What the service does (verifiable credentials); public: SD-JWT VC issuer metadata (/.well-known/jwt-vc-issuer: jwks or jwks_uri); issue: credential issuance suite §5 (parse it, check cnf and, where the issuer key is discoverable, the signature)`,
+    text: "a dc+sd-jwt credential's issuer signature verifies with a key its iss publishes in SD-JWT VC issuer metadata (/.well-known/jwt-vc-issuer)",
   },
   {
     id: "VCI-CRED-ID-EXCLUSIVE",
@@ -465,7 +465,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-BATCH-DISTINCT",
     level: "SHOULD",
     source: `${D} Rules 1 (credentials of one response SHOULD differ in cryptographic data)`,
-    text: "the credentials of one batch differ from each other",
+    text: "the credentials of one batch share no disclosure salt and no signature",
   },
   {
     id: "VCI-BATCH-LIMIT",
@@ -506,6 +506,8 @@ export const catalog = defineCatalog("vci", [
     level: "MUST",
     source: pub("§9 (issued: 200 with credentials)"),
     text: "a deferred credential, once issued, is answered 200 with credentials",
+    untestable:
+      "an issuer that never issues cannot be told from a slow one within a bounded run (the document sets no deadline): the check skips, saying how long it waited",
   },
   {
     id: "VCI-DEFERRED-USED",

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import type { JWK } from "jose";
 import type { HttpResponse } from "../../src/http/client.js";
+import { fromB64url } from "../../mocks/wallet/b64.js";
 import { parseCredential, type ParsedCredential } from "../../mocks/wallet/credential.js";
 import type { HolderKey } from "../../mocks/wallet/keys.js";
-import { jwkThumbprint } from "../../mocks/wallet/thumbprint.js";
-import { isObject, needsProof, said, type Json, type Vci } from "./client.js";
+import { jwkThumbprint, sameKey } from "../../mocks/wallet/thumbprint.js";
+import { body, isObject, needsProof, said, type Json, type Vci } from "./client.js";
 
 /**
  * The Wallet's plumbing for the credential endpoint checks: a fresh token per use, a good
@@ -39,10 +41,34 @@ export async function session(
   return { token, tokenRes: res, id, conf, ids };
 }
 
-/** The Credential Request for a session's configuration with one good jwt proof of `key` (fresh nonce). */
-export async function goodRequest(v: Vci, s: Pick<Session, "id" | "conf">, key: HolderKey): Promise<Json> {
+/**
+ * Every credential_identifier a Token Response gave (specs/000 Resources: Token Response); when
+ * there is any, credential_configuration_id MUST NOT be used with its access token.
+ */
+export function tokenIdentifiers(v: Vci, tokenRes: HttpResponse | undefined): string[] {
+  const ad = body(tokenRes).authorization_details;
+  if (!Array.isArray(ad)) return [];
+  const out: string[] = [];
+  for (const d of ad.slice(0, 100)) {
+    if (!isObject(d) || d.type !== v.ids.authorizationDetailsType) continue;
+    if (!Array.isArray(d.credential_identifiers)) continue;
+    for (const x of d.credential_identifiers.slice(0, 100))
+      if (typeof x === "string" && x !== "") out.push(x);
+  }
+  return out;
+}
+
+/**
+ * The Credential Request for a session's configuration with one good jwt proof of `key` (fresh
+ * nonce), naming the credential the way the Token Response says (`Vci.target`).
+ */
+export async function goodRequest(
+  v: Vci,
+  s: Pick<Session, "id" | "conf" | "tokenRes">,
+  key: HolderKey,
+): Promise<Json> {
   return {
-    credential_configuration_id: s.id,
+    ...v.target(s.tokenRes, s.id),
     ...(needsProof(s.conf) ? { proofs: { jwt: [await v.proof(key)] } } : {}),
   };
 }
@@ -115,8 +141,55 @@ export function readCredential(
   }
 }
 
-/** The thumbprint of a credential's cnf.jwk, for findings (public keys only). */
+/** The longest did:jwk the Wallet decodes; a longer one names no key. */
+export const MAX_DID_JWK = 8 * 1024;
+
+/** The public JWK a `did:jwk:<base64url JWK JSON>` (optionally with a DID URL fragment) names; bounded. */
+export function didJwkKey(did: unknown): JWK | undefined {
+  if (typeof did !== "string" || did.length > MAX_DID_JWK || !did.startsWith("did:jwk:")) return undefined;
+  const encoded = did.slice("did:jwk:".length).split("#")[0] ?? "";
+  const bytes = fromB64url(encoded);
+  if (!bytes || bytes.length === 0) return undefined;
+  try {
+    const jwk: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return isObject(jwk) && jwkThumbprint(jwk) !== undefined ? (jwk as JWK) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every key a credential names as its holder's: `cnf.jwk`, and for jwt_vc_json a did:jwk in
+ * `sub` or `vc.credentialSubject.id` (the W3C VC way of binding a subject to a key).
+ */
+export function boundKeys(p: ParsedCredential): JWK[] {
+  const keys: JWK[] = [];
+  if (p.cnfJwk !== undefined && jwkThumbprint(p.cnfJwk) !== undefined) keys.push(p.cnfJwk);
+  if (p.format === "jwt_vc_json") {
+    const vc = p.payload.vc;
+    const subject = isObject(vc) ? vc.credentialSubject : undefined;
+    for (const did of [p.payload.sub, isObject(subject) ? subject.id : undefined]) {
+      const k = didJwkKey(did);
+      if (k !== undefined) keys.push(k);
+    }
+  }
+  return keys;
+}
+
+/**
+ * The key a credential is bound to: the first of its bound keys that is one of `candidates`
+ * (the proofs' keys), else the first it names; undefined when it names none.
+ */
+export function boundKeyOf(p: ParsedCredential, candidates: readonly JWK[] = []): JWK | undefined {
+  const keys = boundKeys(p);
+  return keys.find((k) => candidates.some((c) => sameKey(k, c))) ?? keys[0];
+}
+
+/** The thumbprint of the key a credential is bound to, for findings (public keys only). */
 export const cnfShown = (p: ParsedCredential): string => {
-  const t = p.cnfJwk ? jwkThumbprint(p.cnfJwk) : undefined;
-  return p.cnfJwk === undefined ? "no cnf.jwk" : `cnf.jwk of key ${t ?? "(not a usable public JWK)"}`;
+  const k = boundKeyOf(p);
+  if (k !== undefined) return `bound to key ${jwkThumbprint(k) ?? "(not a usable public JWK)"}`;
+  return p.format === "jwt_vc_json"
+    ? "no cnf.jwk and no did:jwk in sub or vc.credentialSubject.id"
+    : "no usable cnf.jwk";
 };

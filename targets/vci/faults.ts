@@ -427,8 +427,8 @@ export const faults = [
   {
     id: "deferred-never-issued",
     description:
-      "a deferred transaction stays pending forever (every poll answers 202 with the same transaction_id and interval 1)",
-    breaks: ["VCI-DEFERRED-ISSUED"],
+      "a deferred transaction stays pending forever (every poll 202 with the same transaction_id and interval 1). Not a failure: the document sets no deadline, so the run says the credential was still pending when its budget ended",
+    breaks: [],
   },
   {
     id: "notification-deleted-refused",

@@ -13,15 +13,18 @@ export const authorizationChecks = [
     title:
       "login and consent in a browser give a code whose Token Response carries authorization_details with credential_identifiers, and a credential_identifier obtains a credential",
     requirements: ["VCI-AUTHZ-FLOW"],
-    timeoutMs: 60_000,
+    // The profile's browser budget (at most 120 s) and the requests around it.
+    timeoutMs: 150_000,
     async run(c: Ctx) {
       const a = c.profile.authorization;
       if (!a) c.skip("the profile declares no authorization code flow (authorization)", "not-declared");
       const v = new Vci(c);
       const meta = await v.metadata();
       const as = await v.authorizationServer();
-      if (typeof as.authorization_endpoint !== "string")
+      if (as.authorization_endpoint === undefined)
         c.skip("the Authorization Server metadata has no authorization_endpoint", "not-offered");
+      if (!v.usable(as.authorization_endpoint))
+        c.skip("the Authorization Server's authorization_endpoint is not an https URL", "dependency");
       const conf = await v.configuration(a.configuration);
       const redirectUri = String(c.provided.redirectUri);
       const { verifier, challenge, method } = pkce();

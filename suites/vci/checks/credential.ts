@@ -18,6 +18,7 @@ import {
 } from "../client.js";
 import {
   baseline,
+  boundKeyOf,
   cnfShown,
   credentialValues,
   goodRequest,
@@ -27,38 +28,109 @@ import {
   shapeProblems,
   show,
   stranger,
+  tokenIdentifiers,
   type Session,
 } from "../session.js";
 
-// Helpers shared by the credential endpoint checks (proofs.ts, batch.ts, encryption.ts import
-/** The issuer's keys for its credentials: SD-JWT VC issuer metadata (jwks, or jwks_uri). */
-async function issuerKeys(c: Ctx, v: Vci): Promise<{ keys: JWK[] } | string> {
-  const res = await c.http.get(wellKnownUrl(v.issuer, "/.well-known/jwt-vc-issuer"), {
-    headers: { accept: "application/json" },
-    label: "JWT VC issuer metadata",
-  });
-  if (res.status !== 200 || !isObject(res.json)) return `/.well-known/jwt-vc-issuer answered ${said(res)}`;
-  const m = res.json;
-  const keysOf = (j: unknown): JWK[] | undefined =>
-    isObject(j) && Array.isArray(j.keys) ? (j.keys.filter(isObject) as JWK[]) : undefined;
-  const inline = keysOf(m.jwks);
-  if (inline) return { keys: inline };
-  if (typeof m.jwks_uri !== "string") return "the JWT VC issuer metadata has neither jwks nor jwks_uri";
+/** Most published keys tried against a signature without kid. */
+const MAX_TRIED_KEYS = 20;
+
+/** Keys of one issuer from its SD-JWT VC issuer metadata, or why there are none. */
+type IssuerKeys = { keys: JWK[] } | { none: string };
+
+/**
+ * The keys an SD-JWT VC issuer `iss` publishes: SD-JWT VC issuer metadata at
+ * /.well-known/jwt-vc-issuer inserted before the path of `iss` (its `issuer` equal to `iss`),
+ * `jwks` inline or at an https `jwks_uri`. Only an https `iss` is looked up.
+ */
+async function issuerKeys(c: Ctx, iss: string): Promise<IssuerKeys> {
   let u: URL;
   try {
-    u = new URL(m.jwks_uri);
+    u = new URL(iss);
   } catch {
-    return `jwks_uri ${show(m.jwks_uri)} is not a URL`;
+    return { none: `iss ${show(iss)} is not a URL` };
   }
-  if (u.protocol !== "https:" && u.protocol !== new URL(v.issuer).protocol)
-    return `jwks_uri ${u.href} is not https`;
-  const k = await c.http.get(u, {
+  if (u.protocol !== "https:") return { none: `iss ${show(iss)} is not an https URL` };
+  const res = await c.http.get(wellKnownUrl(iss, "/.well-known/jwt-vc-issuer"), {
     headers: { accept: "application/json" },
-    label: "JWT VC issuer keys (jwks_uri)",
+    label: "SD-JWT VC issuer metadata",
   });
-  const keys = k.status === 200 ? keysOf(k.json) : undefined;
-  return keys ? { keys } : `jwks_uri answered ${said(k)}`;
+  if (res.status !== 200 || !isObject(res.json))
+    return { none: `the SD-JWT VC issuer metadata of ${iss} answered ${said(res)}` };
+  const m = res.json;
+  if (m.issuer !== iss)
+    return { none: `the SD-JWT VC issuer metadata names issuer ${show(m.issuer)}, not the credential's iss` };
+  const keysOf = (j: unknown): JWK[] | undefined =>
+    isObject(j) && Array.isArray(j.keys) ? (j.keys.slice(0, 1000).filter(isObject) as JWK[]) : undefined;
+  if (m.jwks !== undefined) {
+    const inline = keysOf(m.jwks);
+    return inline && inline.length > 0 ? { keys: inline } : { none: "its jwks holds no key" };
+  }
+  if (typeof m.jwks_uri !== "string")
+    return { none: "the SD-JWT VC issuer metadata has neither jwks nor jwks_uri" };
+  let k: URL;
+  try {
+    k = new URL(m.jwks_uri);
+  } catch {
+    return { none: `jwks_uri ${show(m.jwks_uri)} is not a URL` };
+  }
+  if (k.protocol !== "https:") return { none: `jwks_uri ${show(m.jwks_uri)} is not https` };
+  const got = await c.http.get(k, {
+    headers: { accept: "application/json" },
+    label: "SD-JWT VC issuer keys (jwks_uri)",
+  });
+  const keys = got.status === 200 ? keysOf(got.json) : undefined;
+  return keys && keys.length > 0 ? { keys } : { none: `jwks_uri answered ${said(got)}, with no key` };
 }
+
+/** How one credential's issuer signature fared. */
+type SignatureOutcome = { ok: true } | { ok: false; why: string } | { skip: string };
+
+/**
+ * Judges the issuer signature of one dc+sd-jwt credential with the keys its `iss` publishes
+ * (`keysOf` caches the lookups per iss): by `kid`, or without one by any published key.
+ */
+async function judgeSignature(
+  p: ParsedCredential,
+  keysOf: (iss: string) => Promise<IssuerKeys>,
+): Promise<SignatureOutcome> {
+  if (p.format !== "dc+sd-jwt")
+    return { skip: `a ${p.format} credential: the document gives no way to find its issuer's key` };
+  if (p.header.x5c !== undefined)
+    return {
+      skip: "the credential is signed under an x5c certificate chain, whose trust the document does not give",
+    };
+  const iss = p.payload.iss;
+  if (typeof iss !== "string")
+    return { skip: "the credential has no iss, so its issuer key cannot be found" };
+  const published = await keysOf(iss);
+  if ("none" in published) return { skip: `its iss publishes no key (${published.none})` };
+  const kid = p.header.kid;
+  if (typeof kid === "string") {
+    const key = published.keys.find((k) => k.kid === kid);
+    if (key === undefined)
+      return {
+        ok: false,
+        why: `kid ${show(kid)} is not among the ${published.keys.length} keys iss publishes`,
+      };
+    return (await verifyIssuerSignature(p, { keys: [key] }))
+      ? { ok: true }
+      : { ok: false, why: `does not verify with the published key ${show(kid)} (alg ${show(p.header.alg)})` };
+  }
+  const tried = published.keys.slice(0, MAX_TRIED_KEYS);
+  for (const key of tried) if (await verifyIssuerSignature(p, { keys: [key] })) return { ok: true };
+  if (published.keys.length > MAX_TRIED_KEYS)
+    return {
+      skip: `no kid, and none of the first ${MAX_TRIED_KEYS} of the ${published.keys.length} published keys verifies it (the rest are not tried)`,
+    };
+  return {
+    ok: false,
+    why: `no kid, and none of the ${tried.length} published keys verifies it (alg ${show(p.header.alg)})`,
+  };
+}
+
+/** A Bearer challenge anywhere in a WWW-Authenticate value (several challenges may be comma-joined). */
+const BEARER_CHALLENGE = /(^|,)\s*bearer(\s|,|$)/i;
 
 const ALLOWED_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 
@@ -92,7 +164,7 @@ async function issueAndJudge(
   v: Vci,
   s: Session,
   first: boolean,
-  keys: () => Promise<{ keys: JWK[] } | string>,
+  keysOf: (iss: string) => Promise<IssuerKeys>,
 ): Promise<void> {
   const key = await v.keyFor(s.conf);
   const bound = needsProof(s.conf);
@@ -153,9 +225,9 @@ async function issueAndJudge(
     return;
   }
   if (bound) {
-    const wrong = parsed.filter((p) => !sameKey(p.cnfJwk, key.publicJwk));
+    const wrong = parsed.filter((p) => !sameKey(boundKeyOf(p, [key.publicJwk]), key.publicJwk));
     c.check("VCI-CRED-BOUND-TO-PROOF", wrong.length === 0, {
-      expected: `cnf.jwk of the proof's key (thumbprint ${key.thumbprint})`,
+      expected: `bound to the proof's key (thumbprint ${key.thumbprint}): cnf.jwk${s.conf.format === "jwt_vc_json" ? ", or a did:jwk of it in sub or vc.credentialSubject.id" : ""}`,
       actual: wrong.map(cnfShown).join("; "),
       res: r.res,
     });
@@ -165,23 +237,29 @@ async function issueAndJudge(
       `configuration ${s.id} binds no key (no proof_types_supported or cryptographic_binding_methods_supported)`,
       "not-offered",
     );
-  const jwks = await keys();
-  if (typeof jwks === "string") {
+  const failed: string[] = [];
+  const skipped: string[] = [];
+  let verified = 0;
+  for (const [i, p] of parsed.entries()) {
+    const out = await judgeSignature(p, keysOf);
+    if ("skip" in out) skipped.push(`credential ${i} of ${s.id}: ${out.skip}`);
+    else if (out.ok) verified++;
+    else failed.push(`credential ${i} of ${s.id} ${out.why}`);
+  }
+  if (failed.length > 0 || verified > 0) {
+    c.check("VCI-CRED-SIGNATURE", failed.length === 0, {
+      expected:
+        "the issuer JWT of each dc+sd-jwt credential verifies with a key its iss publishes in SD-JWT VC issuer metadata (/.well-known/jwt-vc-issuer), by kid",
+      actual: failed.join("; "),
+      res: r.res,
+    });
+    if (skipped.length > 0) c.note(`VCI-CRED-SIGNATURE not judged for ${skipped.join("; ")}`);
+  } else if (skipped[0] !== undefined)
     c.skipOnly(
       "VCI-CRED-SIGNATURE",
-      `the issuer publishes no key for its credentials (${jwks})`,
-      "not-offered",
+      skipped.length === 1 ? skipped[0] : `${skipped[0]} (and ${skipped.length - 1} more)`,
+      "other",
     );
-    return;
-  }
-  const bad: number[] = [];
-  for (const [i, p] of parsed.entries()) if (!(await verifyIssuerSignature(p, jwks))) bad.push(i);
-  c.check("VCI-CRED-SIGNATURE", bad.length === 0, {
-    expected:
-      "the issuer JWT of each credential verifies with a key of /.well-known/jwt-vc-issuer (by kid, else the only key)",
-    actual: `${bad.map((i) => `credential ${i}`).join(", ")} of ${s.id} does not verify (alg ${show(parsed[bad[0] ?? 0]?.header.alg)}, kid ${show(parsed[bad[0] ?? 0]?.header.kid)})`,
-    res: r.res,
-  });
 }
 
 /** The Token Response's credential_identifiers for configuration `id` (public §6.2; specs/000 Token Response). */
@@ -208,12 +286,15 @@ async function identifierSession(
   const o = await v.offer("preAuthorized");
   if (o.shape.txCodeRequired && o.txCode === undefined)
     return "the offer needs a tx_code the profile's source did not give";
+  const meta = await v.metadata();
+  const detail = {
+    type: v.ids.authorizationDetailsType,
+    credential_configuration_id: id,
+    // With authorization_servers in the metadata, locations names the issuer (public §6.2).
+    ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
+  };
   const res = await v.token(
-    v.preAuthorizedForm(o, {
-      authorization_details: JSON.stringify([
-        { type: v.ids.authorizationDetailsType, credential_configuration_id: id },
-      ]),
-    }),
+    v.preAuthorizedForm(o, { authorization_details: JSON.stringify([detail]) }),
     "token request with authorization_details",
   );
   const token = body(res).access_token;
@@ -240,8 +321,19 @@ export const credentialChecks = [
     ],
     async run(c) {
       const v = new Vci(c);
-      let keys: Promise<{ keys: JWK[] } | string> | undefined;
-      const issuerKeysOnce = (): Promise<{ keys: JWK[] } | string> => (keys ??= issuerKeys(c, v));
+      // One lookup per iss for the whole check; a hostile credential names at most a few.
+      const lookups = new Map<string, Promise<IssuerKeys>>();
+      const issuerKeysOnce = (iss: string): Promise<IssuerKeys> => {
+        let got = lookups.get(iss);
+        if (got === undefined) {
+          got =
+            lookups.size >= 4
+              ? Promise.resolve({ none: "more issuers than the Wallet looks up in one check" })
+              : issuerKeys(c, iss);
+          lookups.set(iss, got);
+        }
+        return got;
+      };
       const first = await session(v, { usesFixed: true });
       await issueAndJudge(c, v, first, true, issuerKeysOnce);
       // Every other configuration of the offer, each on a token of its own (a fixed offer gives one token only).
@@ -311,22 +403,38 @@ export const credentialChecks = [
     async run(c) {
       const v = new Vci(c);
       const base = await baseline(v);
+      // An unknown credential_configuration_id means something only on a token whose Token
+      // Response gave no credential_identifiers (else the id MUST NOT be used at all), with a
+      // baseline that named its configuration by id and succeeded.
       const s = await session(v);
-      const unknownConf = await v.credential(
-        s.token,
-        {
-          ...(await goodRequest(v, s, await v.keyFor(s.conf))),
-          credential_configuration_id: stranger("idconform-unknown-configuration"),
-        },
-        { label: "unknown credential_configuration_id" },
-      );
-      c.check("VCI-CRED-UNKNOWN-CONFIG", isError(unknownConf.res, 400, "unknown_credential_configuration"), {
-        expected:
-          "400 unknown_credential_configuration for a credential_configuration_id not in the metadata",
-        actual: said(unknownConf.res),
-        res: unknownConf.res,
-      });
-      errorFormat(c, unknownConf.res);
+      if (tokenIdentifiers(v, base.tokenRes).length > 0 || tokenIdentifiers(v, s.tokenRes).length > 0)
+        c.skipOnly(
+          "VCI-CRED-UNKNOWN-CONFIG",
+          "the Token Response to a pre-authorized Token Request without authorization_details carries credential_identifiers, so credential_configuration_id MUST NOT be used with its token, and the Wallet has no other way to a token without them",
+          "other",
+        );
+      else {
+        const p = await goodRequest(v, s, await v.keyFor(s.conf));
+        const unknownConf = await v.credential(
+          s.token,
+          {
+            credential_configuration_id: stranger("idconform-unknown-configuration"),
+            ...(p.proofs !== undefined ? { proofs: p.proofs } : {}),
+          },
+          { label: "unknown credential_configuration_id" },
+        );
+        c.check(
+          "VCI-CRED-UNKNOWN-CONFIG",
+          isError(unknownConf.res, 400, "unknown_credential_configuration"),
+          {
+            expected:
+              "400 unknown_credential_configuration for a credential_configuration_id not in the metadata",
+            actual: said(unknownConf.res),
+            res: unknownConf.res,
+          },
+        );
+        errorFormat(c, unknownConf.res);
+      }
       const a = await identifierSession(v, base.id);
       if (typeof a === "string") {
         for (const id of ["VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"]) c.skipOnly(id, a, "dependency");
@@ -400,7 +508,7 @@ export const credentialChecks = [
         label: "credential request without an access token",
       });
       const challenge = none.res.header("www-authenticate") ?? "";
-      c.check("VCI-CRED-BEARER-401", none.res.status === 401 && /^bearer(\s|$)/i.test(challenge), {
+      c.check("VCI-CRED-BEARER-401", none.res.status === 401 && BEARER_CHALLENGE.test(challenge), {
         expected: "401 with WWW-Authenticate: Bearer ...",
         actual: `${said(none.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
         res: none.res,

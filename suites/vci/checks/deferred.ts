@@ -2,14 +2,13 @@ import { defineCheck } from "../../../src/engine/check.js";
 import type { VciProfile } from "../profile.js";
 import { isError, said, Vci, type CredentialReply, type Ctx } from "../client.js";
 
-const MAX_POLLS = 10;
-const MAX_WAIT_S = 2;
+const MAX_POLLS = 20;
 
 const positive = (x: unknown): boolean => typeof x === "number" && Number.isFinite(x) && x > 0;
 
-/** The Wallet waits as the issuer asks (interval seconds), bounded, before polling again. */
-function wait(seconds: number, signal: AbortSignal): Promise<void> {
-  const ms = Math.min(Math.max(seconds, 0), MAX_WAIT_S) * 1000;
+/** The Wallet waits as the issuer asks (interval seconds) before polling again; never past `until`. */
+function wait(seconds: number, until: number, signal: AbortSignal): Promise<void> {
+  const ms = Math.min(Math.max(seconds, 0) * 1000, Math.max(0, until - Date.now()));
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
@@ -23,7 +22,8 @@ export const deferredChecks = [
     title:
       "a deferred issuance answers 202 with transaction_id and interval; polls answer 202 with the same id while pending, then 200 with credentials; a delivered id is invalid_transaction_id",
     requirements: ["VCI-DEFERRED-202", "VCI-DEFERRED-PENDING", "VCI-DEFERRED-ISSUED", "VCI-DEFERRED-USED"],
-    timeoutMs: 40_000,
+    // The profile's deferral budget (at most 60 s) and the requests around it.
+    timeoutMs: 90_000,
     async run(c: Ctx) {
       const v = new Vci(c);
       const url = await v.endpoint("deferred_credential_endpoint", "VCI-DEFERRED-202");
@@ -55,8 +55,9 @@ export const deferredChecks = [
       let interval = b.interval as number;
       let reply: CredentialReply | undefined;
       let pending = 0;
-      for (let i = 0; i < MAX_POLLS; i++) {
-        await wait(interval, c.signal);
+      const until = Date.now() + c.profile.deferredTimeoutMs;
+      for (let i = 0; i < MAX_POLLS && Date.now() < until; i++) {
+        await wait(interval, until, c.signal);
         reply = await v.credential(token, { transaction_id: txId }, { url, label: `deferred poll ${i + 1}` });
         if (reply.res.status !== 202) break;
         pending++;
@@ -71,13 +72,16 @@ export const deferredChecks = [
       if (pending === 0)
         c.skipOnly("VCI-DEFERRED-PENDING", "the first poll already delivered the credential", "other");
       const done = reply!;
+      // Still pending when the budget ends is not a failure: the document sets no deadline.
+      if (done.res.status === 202)
+        c.skip(
+          `still pending after ${pending} polls in ${c.profile.deferredTimeoutMs} ms (suites.vci.deferredTimeoutMs), waiting the interval the issuer asked for`,
+          "other",
+        );
       const creds = done.body.credentials;
       c.require("VCI-DEFERRED-ISSUED", done.res.status === 200 && Array.isArray(creds) && creds.length > 0, {
-        expected: `200 with credentials within ${MAX_POLLS} polls`,
-        actual:
-          done.res.status === 202
-            ? `still pending after ${MAX_POLLS} polls`
-            : (done.decryptError ?? said(done.res)),
+        expected: "200 with credentials",
+        actual: done.decryptError ?? said(done.res),
         res: done.res,
       });
       const again = await v.credential(

@@ -150,10 +150,12 @@ export const metadataChecks = [
       });
       c.check(
         "VCI-META-AUTH-SERVERS",
-        m.authorization_servers === undefined || nonEmptyStrings(m.authorization_servers),
+        m.authorization_servers === undefined ||
+          (nonEmptyStrings(m.authorization_servers) &&
+            (m.authorization_servers as string[]).every((x) => v.usable(x))),
         {
-          expected: "authorization_servers absent, or a non-empty array of strings",
-          actual: JSON.stringify(m.authorization_servers ?? null),
+          expected: "authorization_servers absent, or a non-empty array of https identifiers",
+          actual: JSON.stringify(m.authorization_servers ?? null).slice(0, 300),
         },
       );
       const batch = m.batch_credential_issuance;
@@ -341,7 +343,9 @@ export const metadataChecks = [
         );
         return;
       }
-      const keys = (JSON.parse(c.profile.metadataKeys) as { keys?: JWK[] }).keys ?? [];
+      const keys = ((JSON.parse(c.profile.metadataKeys) as { keys?: unknown[] }).keys ?? []).filter(
+        (k): k is JWK => isObject(k),
+      );
       let verified = false;
       for (const k of keys.filter(
         (k) => header.kid === undefined || k.kid === undefined || k.kid === header.kid,
@@ -368,25 +372,25 @@ export const metadataChecks = [
       "the Authorization Server metadata is at the RFC 8414 location of the issuer (or each authorization_servers entry) with a matching issuer and a token_endpoint",
     requirements: ["VCI-AS-DISCOVERY"],
     async run(c: Ctx) {
-      const m = await new Vci(c).metadata();
+      const v = new Vci(c);
+      const m = await v.metadata();
+      // Entries that are not https identifiers are VCI-META-AUTH-SERVERS' business.
       const list = Array.isArray(m.authorization_servers)
-        ? m.authorization_servers.filter((x): x is string => typeof x === "string")
+        ? m.authorization_servers.filter((x): x is string => v.usable(x))
         : [c.profile.baseUrl];
+      if (list.length === 0)
+        c.skip("authorization_servers names no usable identifier: see VCI-META-AUTH-SERVERS", "dependency");
       for (const id of list.slice(0, 5)) {
         const url = wellKnownUrl(id, AS_WELL_KNOWN);
         const res = await c.http.get(url, { label: "authorization server metadata" });
         const b = body(res);
-        c.check(
-          "VCI-AS-DISCOVERY",
-          res.status === 200 && b.issuer === id && typeof b.token_endpoint === "string",
-          {
-            expected: `200 at ${url} with issuer ${id} and a token_endpoint`,
-            actual:
-              res.status === 200
-                ? `issuer ${JSON.stringify(b.issuer ?? null)}, token_endpoint ${JSON.stringify(b.token_endpoint ?? null)}`
-                : said(res),
-          },
-        );
+        c.check("VCI-AS-DISCOVERY", res.status === 200 && b.issuer === id && v.usable(b.token_endpoint), {
+          expected: `200 at ${url} with issuer ${id} and an https token_endpoint`,
+          actual:
+            res.status === 200
+              ? `issuer ${JSON.stringify(b.issuer ?? null)}, token_endpoint ${JSON.stringify(b.token_endpoint ?? null)}`
+              : said(res),
+        });
       }
     },
   }),

@@ -2,17 +2,17 @@ import { defineCheck } from "../../../src/engine/check.js";
 import type { VciProfile } from "../profile.js";
 import { isError, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
 
+/** A Bearer challenge anywhere in WWW-Authenticate (several challenges may be joined by commas). */
+const BEARER = /(^|,)\s*bearer(\s|,|$)/i;
+
 /** A fresh credential with its notification_id and access token, or a skip. */
 async function issued(c: Ctx, v: Vci): Promise<{ token: string; notificationId: string }> {
   const o = await v.offer("preAuthorized");
   const [id] = await v.usableConfigurations(o);
   const conf = await v.configuration(id!);
-  const { token } = await v.accessToken(o);
+  const { token, res } = await v.accessToken(o);
   const key = await v.keyFor(conf);
-  const reply = await v.credential(token, {
-    credential_configuration_id: id,
-    proofs: { jwt: [await v.proof(key)] },
-  });
+  const reply = await v.credential(token, { ...v.target(res, id!), proofs: { jwt: [await v.proof(key)] } });
   if (reply.res.status !== 200)
     c.skip(`the credential request answered ${said(reply.res)}: see VCI-CRED-ISSUE`, "dependency");
   const n = reply.body.notification_id;
@@ -103,7 +103,7 @@ export const notificationChecks = [
         label: "no access token",
       });
       const challenge = noToken.header("www-authenticate") ?? "";
-      c.check("VCI-NOTIF-TOKEN", noToken.status === 401 && /^bearer\b/i.test(challenge), {
+      c.check("VCI-NOTIF-TOKEN", noToken.status === 401 && BEARER.test(challenge), {
         expected: "401 with WWW-Authenticate: Bearer",
         actual: `${said(noToken)}; WWW-Authenticate ${challenge || "(none)"}`,
         res: noToken,

@@ -72,7 +72,10 @@ interface Fetched {
 /** An offer of `kind` read for judging: the invocation, and the GET of its URI when by reference. */
 async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
   const { raw } = await v.rawOffer(kind);
-  if (isObject(raw)) return { raw: undefined, offer: raw, res: undefined, uri: undefined };
+  if (isObject(raw)) {
+    v.protect(raw);
+    return { raw: undefined, offer: raw, res: undefined, uri: undefined };
+  }
   if (typeof raw !== "string")
     c.skip(`the offer source gave ${JSON.stringify(raw)}, neither an invocation nor an offer`, "dependency");
   const params = invocationParams(raw);
@@ -91,12 +94,15 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
       actual: uri.slice(0, 200),
     });
     // TLS is mandatory (Authentication 5): the Wallet does not fetch an offer over anything else.
-    if (!https && !(uri.startsWith("http://") && v.issuer.startsWith("http://")))
+    if (!v.usable(uri))
       c.skip(
         "credential_offer_uri is not an https URL, so the Wallet does not fetch it: see VCI-OFFER-URI-HTTPS",
         "dependency",
       );
     const res = await c.http.get(uri, { label: "offer by reference" });
+    if (isObject(res.json)) v.protect(res.json);
+    // A signed offer (which the document forbids) still carries a live code: keep it out of outputs.
+    else if (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(res.text.trim())) c.secret(res.text.trim(), "SIGNED_OFFER");
     return { raw, offer: isObject(res.json) ? res.json : undefined, res, uri };
   }
   const value = params?.get("credential_offer");
@@ -107,6 +113,7 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
   } catch {
     offer = undefined;
   }
+  if (isObject(offer)) v.protect(offer);
   return { raw, offer: isObject(offer) ? offer : undefined, res: undefined, uri: undefined };
 }
 
@@ -209,7 +216,13 @@ export const offerChecks = [
       const meta = await v.metadata();
       const got = await fetchOffer(c, v, "byValue");
       if (got.uri !== undefined) c.skip("the byValue offer came by reference", "other");
-      if (got.raw !== undefined) {
+      if (got.raw === undefined)
+        c.skipOnly(
+          "VCI-OFFER-ONE-PARAM",
+          "the offer source gave the offer object itself, not an invocation",
+          "other",
+        );
+      else {
         const params = invocationParams(got.raw);
         const present = PARAMS.filter((p) => params?.has(p));
         c.check("VCI-OFFER-ONE-PARAM", present.length === 1 && [...(params?.keys() ?? [])].length === 1, {
@@ -222,6 +235,11 @@ export const offerChecks = [
           expected: "credential_offer: URL-encoded JSON of an object",
           actual: "not a JSON object",
         });
+        c.skipOnly(
+          "VCI-OFFER-CONFIG-KNOWN",
+          "the offer could not be read: see VCI-OFFER-MEMBERS",
+          "dependency",
+        );
         return;
       }
       judgeMembers(c, got.offer, v.issuer, meta, undefined);

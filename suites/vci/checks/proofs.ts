@@ -27,7 +27,7 @@ async function refused(
   const s = await session(v);
   const p = await proof(await v.keyFor(s.conf));
   const req: Json = {
-    credential_configuration_id: s.id,
+    ...v.target(s.tokenRes, s.id),
     ...(p !== undefined ? { proofs: { jwt: [p] } } : {}),
   };
   const r = await v.credential(s.token, req, { label: what });
@@ -98,7 +98,12 @@ export const proofChecks = [
         v,
         "VCI-PROOF-PRIVATE-KEY",
         "a proof whose header jwk carries the private key",
-        (key) => v.proof(key, { includePrivateKey: true }),
+        async (key) => {
+          const proof = await v.proof(key, { includePrivateKey: true });
+          // Registered before it is sent: no output may show the private members it carries.
+          c.secret(proof, "PROOF_WITH_PRIVATE_KEY");
+          return proof;
+        },
       );
     },
   }),
@@ -118,7 +123,7 @@ export const proofChecks = [
       const one = await v.credential(
         s1.token,
         {
-          credential_configuration_id: s1.id,
+          ...v.target(s1.tokenRes, s1.id),
           proofs: { jwt: [await v.proof(await v.keyFor(s1.conf), { nonce })] },
         },
         { label: "credential request with a fresh c_nonce" },
@@ -132,7 +137,7 @@ export const proofChecks = [
       const two = await v.credential(
         s2.token,
         {
-          credential_configuration_id: s2.id,
+          ...v.target(s2.tokenRes, s2.id),
           proofs: { jwt: [await v.proof(await v.keyFor(s2.conf), { nonce })] },
         },
         { label: "credential request with the same c_nonce again" },
@@ -172,7 +177,7 @@ export const proofChecks = [
         const s = i === 0 ? probe : await session(v, { configuration: probe.id });
         const r = await v.credential(
           s.token,
-          { credential_configuration_id: s.id, proofs: { jwt: [await v.proof(await holderKey(alg))] } },
+          { ...v.target(s.tokenRes, s.id), proofs: { jwt: [await v.proof(await holderKey(alg))] } },
           { label: `credential request with a ${alg} proof` },
         );
         if (r.res.status === 200) anyAccepted = true;

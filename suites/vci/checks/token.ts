@@ -131,6 +131,7 @@ export const tokenChecks = [
         c.skip("the offer hook gave no tx_code for the txCode offer", "not-declared");
       await v.accessToken(baseline);
       const forMissing = await v.offer("txCode");
+      if (!forMissing.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
       const { tx_code: _dropped, ...withoutTx } = v.preAuthorizedForm(forMissing);
       const missing = await v.token(withoutTx, "without the tx_code");
       c.check("VCI-TOKEN-TX-MISSING", isError(missing, 400, "invalid_request"), {
@@ -139,6 +140,7 @@ export const tokenChecks = [
       });
       errorFormat(c, missing);
       const forWrong = await v.offer("txCode");
+      if (!forWrong.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
       const right = forWrong.txCode;
       if (right === undefined) c.skip("the offer hook gave no tx_code", "not-declared");
       const wrong = await v.token(

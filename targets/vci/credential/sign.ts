@@ -12,7 +12,8 @@ function corrupt(jws: string): string {
 
 /**
  * Signs a credential JWT with the issuer's credential key (ES256, its `kid`, `iss` = the
- * issuer identifier, `iat`, `exp`), so wallets find the key through the JWT VC issuer metadata.
+ * issuer identifier, `iat`, `nbf` (VCDM 1.1's issuanceDate in the JWT encoding), `exp`), so
+ * wallets find the key through the JWT VC issuer metadata.
  */
 export async function signCredential(
   ctx: VciContext,
@@ -25,6 +26,7 @@ export async function signCredential(
     .setProtectedHeader({ alg: "ES256", typ, kid: ctx.keys.credential.kid })
     .setIssuer(ctx.issuer())
     .setIssuedAt(now)
+    .setNotBefore(now)
     .setExpirationTime(now + lifetimeSeconds)
     .sign(ctx.keys.credential.privateKey);
   return ctx.faults.has("credential-bad-signature") ? corrupt(jws) : jws;
