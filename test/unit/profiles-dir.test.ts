@@ -11,6 +11,7 @@ const env = new Proxy({} as Record<string, string>, {
   get: (_t, k) => {
     const name = String(k);
     if (/_(URL|ISSUER|ENDPOINT)$/.test(name)) return "https://127.0.0.1:9/";
+    if (name.endsWith("JWKS")) return JSON.stringify({ keys: [] });
     if (name.endsWith("CLIENT_KEY"))
       return JSON.stringify({ kty: "EC", crv: "P-256", x: "x", y: "y", d: "d" });
     return "placeholder-value";
