@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page, type Request } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../src/http/chromium.js";
 import { BrowserStepError, WalletError } from "./errors.js";
 import { redactUrl, scrub } from "./redact.js";
 
@@ -10,16 +11,6 @@ export interface BrowserStep {
   click?: string;
   waitFor?: string;
 }
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 function describeStep(s: BrowserStep, secrets: readonly string[]): string {
   if (s.goto !== undefined) return `goto ${redactUrl(s.goto, secrets)}`;
@@ -75,7 +66,7 @@ export async function authorizeInBrowser(o: {
   secrets?: readonly string[];
 }): Promise<{ redirectedTo: string; trail: string[] }> {
   const secrets = [...(o.secrets ?? []), ...o.steps.flatMap((s) => (s.fill ? [s.fill.value] : []))];
-  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const executablePath = CHROMIUM_PATH;
   if (!existsSync(executablePath))
     throw new BrowserStepError(`no Chromium at ${executablePath}; install it or set CHROMIUM_PATH`);
   const deadline = Date.now() + o.timeoutMs;
@@ -97,7 +88,7 @@ export async function authorizeInBrowser(o: {
     const args =
       pins.length > 0
         ? [...CHROMIUM_ARGS, `--ignore-certificate-errors-spki-list=${pins.join(",")}`]
-        : CHROMIUM_ARGS;
+        : [...CHROMIUM_ARGS];
     try {
       browser = await chromium.launch({ executablePath, headless: true, args, timeout: left() });
     } catch (e) {

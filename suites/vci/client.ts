@@ -78,6 +78,21 @@ export const isJwtType = (res: HttpResponse): boolean =>
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** Decides `requirement` on a list of problems found: met when there is none, else each named. */
+export function noProblems(
+  c: Ctx,
+  requirement: string,
+  problems: readonly string[],
+  expected: string,
+  res?: HttpResponse,
+): void {
+  c.check(requirement, problems.length === 0, {
+    expected,
+    actual: problems.join("; ") || "as expected",
+    ...(res ? { res } : {}),
+  });
+}
+
 /** A credential response read by the Wallet: decrypted when it came encrypted. */
 export interface CredentialReply {
   readonly res: HttpResponse;
@@ -142,21 +157,14 @@ export class Vci {
   }
 
   /** An endpoint URL from the metadata; skips when absent (not offered) or not usable over TLS. */
-  async endpoint(member: string, requirement: string): Promise<string> {
+  async endpoint(member: string): Promise<string> {
     const v = (await this.metadata())[member];
-    if (typeof v !== "string") this.c.skip(`the issuer offers no ${member}`, "not-offered");
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      this.c.skip(`${member} ${JSON.stringify(v)} is not a URL: see VCI-META-HTTPS`, "dependency");
-    }
-    if (u.protocol !== "https:" && !(u.protocol === "http:" && new URL(this.issuer).protocol === "http:"))
+    if (v === undefined) this.c.skip(`the issuer offers no ${member}`, "not-offered");
+    if (!this.usable(v))
       this.c.skip(
-        `${member} ${v} is not https, so the Wallet does not call it: see VCI-META-HTTPS`,
+        `${member} ${JSON.stringify(v).slice(0, 200)} is not an https URL, so the Wallet does not call it: see VCI-META-HTTPS`,
         "dependency",
       );
-    void requirement;
     return v;
   }
 
@@ -335,7 +343,7 @@ export class Vci {
   async nonce(): Promise<string | undefined> {
     const m = await this.metadata();
     if (m.nonce_endpoint === undefined) return undefined;
-    const url = await this.endpoint("nonce_endpoint", "VCI-NONCE-RESPONSE");
+    const url = await this.endpoint("nonce_endpoint");
     const res = await this.c.http.post(url, { body: "", label: "nonce" });
     const n = body(res).c_nonce;
     if (res.status < 200 || res.status > 299 || typeof n !== "string")
@@ -378,21 +386,47 @@ export class Vci {
   }
 
   /**
+   * The authorization_details of a Token or Authorization Request for configuration `id`
+   * (Rules 11); with authorization_servers in the metadata, `locations` names the issuer
+   * (public §6.2).
+   */
+  async authorizationDetails(id: string): Promise<string> {
+    const meta = await this.metadata();
+    return JSON.stringify([
+      {
+        type: this.ids.authorizationDetailsType,
+        credential_configuration_id: id,
+        ...(Array.isArray(meta.authorization_servers) ? { locations: [this.issuer] } : {}),
+      },
+    ]);
+  }
+
+  /**
+   * The credential_identifiers a Token Response gave (specs/000 Token Response additions), for
+   * configuration `id`, or for any when `id` is undefined; bounded against a hostile answer.
+   */
+  identifiers(tokenRes: HttpResponse | undefined, id?: string): string[] {
+    const ad = body(tokenRes).authorization_details;
+    if (!Array.isArray(ad)) return [];
+    const out: string[] = [];
+    for (const d of ad.slice(0, 100)) {
+      if (!isObject(d) || d.type !== this.ids.authorizationDetailsType) continue;
+      if (id !== undefined && d.credential_configuration_id !== id) continue;
+      if (!Array.isArray(d.credential_identifiers)) continue;
+      for (const x of d.credential_identifiers.slice(0, 100))
+        if (typeof x === "string" && x !== "") out.push(x);
+    }
+    return out;
+  }
+
+  /**
    * How a Credential Request names what it asks for (Resources: Credential Request): by a
    * credential_identifier when the Token Response gave identifiers for configuration `id`
    * (then credential_configuration_id MUST NOT be used), else by credential_configuration_id.
    */
   target(tokenRes: HttpResponse | undefined, id: string): Json {
-    const ad = body(tokenRes).authorization_details;
-    if (Array.isArray(ad))
-      for (const d of ad) {
-        if (!isObject(d) || d.type !== this.ids.authorizationDetailsType) continue;
-        if (d.credential_configuration_id !== id) continue;
-        const ids = Array.isArray(d.credential_identifiers) ? d.credential_identifiers : [];
-        const first = ids.find((x): x is string => typeof x === "string" && x !== "");
-        if (first !== undefined) return { credential_identifier: first };
-      }
-    return { credential_configuration_id: id };
+    const first = this.identifiers(tokenRes, id)[0];
+    return first !== undefined ? { credential_identifier: first } : { credential_configuration_id: id };
   }
 
   /** A jwt proof for this issuer with a fresh nonce (when it has a nonce endpoint). */
@@ -433,7 +467,7 @@ export class Vci {
     request: Json,
     opts: { encrypt?: boolean; label?: string; url?: string } = {},
   ): Promise<CredentialReply> {
-    const url = opts.url ?? (await this.endpoint("credential_endpoint", "VCI-CRED-ISSUE"));
+    const url = opts.url ?? (await this.endpoint("credential_endpoint"));
     const enc = opts.encrypt === false ? undefined : await this.encryption();
     const json =
       enc && !("credential_response_encryption" in request)

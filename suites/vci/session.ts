@@ -5,7 +5,7 @@ import { fromB64url } from "../../mocks/wallet/b64.js";
 import { parseCredential, type ParsedCredential } from "../../mocks/wallet/credential.js";
 import type { HolderKey } from "../../mocks/wallet/keys.js";
 import { jwkThumbprint, sameKey } from "../../mocks/wallet/thumbprint.js";
-import { body, isObject, needsProof, said, type Json, type Vci } from "./client.js";
+import { isObject, needsProof, said, type Json, type Vci } from "./client.js";
 
 /**
  * The Wallet's plumbing for the credential endpoint checks: a fresh token per use, a good
@@ -39,23 +39,6 @@ export async function session(
   const conf = await v.configuration(id);
   const { token, res } = await v.accessToken(o);
   return { token, tokenRes: res, id, conf, ids };
-}
-
-/**
- * Every credential_identifier a Token Response gave (specs/000 Resources: Token Response); when
- * there is any, credential_configuration_id MUST NOT be used with its access token.
- */
-export function tokenIdentifiers(v: Vci, tokenRes: HttpResponse | undefined): string[] {
-  const ad = body(tokenRes).authorization_details;
-  if (!Array.isArray(ad)) return [];
-  const out: string[] = [];
-  for (const d of ad.slice(0, 100)) {
-    if (!isObject(d) || d.type !== v.ids.authorizationDetailsType) continue;
-    if (!Array.isArray(d.credential_identifiers)) continue;
-    for (const x of d.credential_identifiers.slice(0, 100))
-      if (typeof x === "string" && x !== "") out.push(x);
-  }
-  return out;
 }
 
 /**

@@ -4,7 +4,7 @@ import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
 import { BrowserStepError } from "../../../mocks/wallet/errors.js";
 import { pkce } from "../../../mocks/wallet/pkce.js";
 import type { VciProfile } from "../profile.js";
-import { body, isObject, said, Vci, type Ctx } from "../client.js";
+import { body, said, Vci, type Ctx } from "../client.js";
 
 /** specs/000 Rules 3 and 4: the Authorization Code Flow with authorization_details. */
 export const authorizationChecks = [
@@ -19,7 +19,6 @@ export const authorizationChecks = [
       const a = c.profile.authorization;
       if (!a) c.skip("the profile declares no authorization code flow (authorization)", "not-declared");
       const v = new Vci(c);
-      const meta = await v.metadata();
       const as = await v.authorizationServer();
       if (as.authorization_endpoint === undefined)
         c.skip("the Authorization Server metadata has no authorization_endpoint", "not-offered");
@@ -29,11 +28,6 @@ export const authorizationChecks = [
       const redirectUri = String(c.provided.redirectUri);
       const { verifier, challenge, method } = pkce();
       const state = randomBytes(16).toString("base64url");
-      const detail = {
-        type: v.ids.authorizationDetailsType,
-        credential_configuration_id: a.configuration,
-        ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
-      };
       // Issuer-initiated when the profile can give an authorization_code offer: its issuer_state
       // binds the Authorization Request to the offer (Rules 4; Grant parameters).
       let issuerState: string | undefined;
@@ -52,7 +46,7 @@ export const authorizationChecks = [
         state,
         code_challenge: challenge,
         code_challenge_method: method,
-        authorization_details: JSON.stringify([detail]),
+        authorization_details: await v.authorizationDetails(a.configuration),
       }))
         url.searchParams.set(k, val);
       const secrets = a.steps.flatMap((s) => ("fill" in s && s.fill.value.length >= 4 ? [s.fill.value] : []));
@@ -93,10 +87,7 @@ export const authorizationChecks = [
         client_id: c.profile.clientId,
       });
       const b = body(res);
-      const ad = Array.isArray(b.authorization_details) ? b.authorization_details : [];
-      const entry = ad.find((d) => isObject(d) && d.credential_configuration_id === a.configuration);
-      const ids =
-        isObject(entry) && Array.isArray(entry.credential_identifiers) ? entry.credential_identifiers : [];
+      const ids = v.identifiers(res, a.configuration);
       c.require(
         "VCI-AUTHZ-FLOW",
         res.status === 200 &&

@@ -7,7 +7,6 @@ import {
   isError,
   isJsonType,
   isJwtType,
-  isObject,
   needsProof,
   said,
   Vci,
@@ -26,7 +25,6 @@ import {
   shapeProblems,
   show,
   stranger,
-  tokenIdentifiers,
   type Session,
 } from "../session.js";
 import { issuerKeys, judgeSignature, type IssuerKeys } from "../issuer-keys.js";
@@ -164,19 +162,6 @@ async function issueAndJudge(
     );
 }
 
-/** The Token Response's credential_identifiers for configuration `id` (public §6.2; specs/000 Token Response). */
-function credentialIdentifiers(v: Vci, tokenRes: HttpResponse, id: string): string[] {
-  const ad = body(tokenRes).authorization_details;
-  if (!Array.isArray(ad)) return [];
-  for (const d of ad) {
-    if (!isObject(d) || d.type !== v.ids.authorizationDetailsType) continue;
-    if (d.credential_configuration_id !== undefined && d.credential_configuration_id !== id) continue;
-    if (Array.isArray(d.credential_identifiers))
-      return d.credential_identifiers.filter((x): x is string => typeof x === "string" && x !== "");
-  }
-  return [];
-}
-
 /**
  * A fresh token asked with authorization_details for `id` (pre-authorized Token Request),
  * and a credential_identifier from its response; a reason instead when there is none.
@@ -188,21 +173,14 @@ async function identifierSession(
   const o = await v.offer("preAuthorized");
   if (o.shape.txCodeRequired && o.txCode === undefined)
     return "the offer needs a tx_code the profile's source did not give";
-  const meta = await v.metadata();
-  const detail = {
-    type: v.ids.authorizationDetailsType,
-    credential_configuration_id: id,
-    // With authorization_servers in the metadata, locations names the issuer (public §6.2).
-    ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
-  };
   const res = await v.token(
-    v.preAuthorizedForm(o, { authorization_details: JSON.stringify([detail]) }),
+    v.preAuthorizedForm(o, { authorization_details: await v.authorizationDetails(id) }),
     "token request with authorization_details",
   );
   const token = body(res).access_token;
   if (res.status !== 200 || typeof token !== "string")
     return `the token request with authorization_details answered ${said(res)}`;
-  const identifier = credentialIdentifiers(v, res, id)[0];
+  const identifier = v.identifiers(res, id)[0];
   if (identifier === undefined)
     return "the Token Response to a request with authorization_details has no credential_identifiers (see VCI-TOKEN-AUTH-DETAILS), so the issuer takes no credential_identifier";
   return { token, identifier };
@@ -309,7 +287,7 @@ export const credentialChecks = [
       // Response gave no credential_identifiers (else the id MUST NOT be used at all), with a
       // baseline that named its configuration by id and succeeded.
       const s = await session(v);
-      if (tokenIdentifiers(v, base.tokenRes).length > 0 || tokenIdentifiers(v, s.tokenRes).length > 0)
+      if (v.identifiers(base.tokenRes).length > 0 || v.identifiers(s.tokenRes).length > 0)
         c.skipOnly(
           "VCI-CRED-UNKNOWN-CONFIG",
           "the Token Response to a pre-authorized Token Request without authorization_details carries credential_identifiers, so credential_configuration_id MUST NOT be used with its token, and the Wallet has no other way to a token without them",

@@ -26,7 +26,7 @@ export const deferredChecks = [
     timeoutMs: 90_000,
     async run(c: Ctx) {
       const v = new Vci(c);
-      const url = await v.endpoint("deferred_credential_endpoint", "VCI-DEFERRED-202");
+      const url = await v.endpoint("deferred_credential_endpoint");
       const o = await v.offer("deferred");
       const [id] = await v.usableConfigurations(o);
       const conf = await v.configuration(id!);

@@ -2,7 +2,17 @@ import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from
 import { defineCheck } from "../../../src/engine/check.js";
 import { AS_WELL_KNOWN, wellKnownUrl } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
-import { body, isJsonType, isJwtType, isObject, said, Vci, type Json, type Ctx } from "../client.js";
+import {
+  body,
+  isJsonType,
+  isJwtType,
+  isObject,
+  said,
+  Vci,
+  type Json,
+  noProblems,
+  type Ctx,
+} from "../client.js";
 
 const ENDPOINTS = [
   "credential_endpoint",
@@ -180,15 +190,14 @@ export const metadataChecks = [
         actual: dup.length > 0 ? `locale used twice in ${dup.join("; ")}` : "locales unique",
       });
       const shape = displays.flatMap(([where, d, nameRequired]) => displayProblems(where, d, nameRequired));
-      c.check("VCI-META-DISPLAY-SHAPE", shape.length === 0, {
-        expected: "non-empty display arrays; names where required; a uri in every logo and background_image",
-        actual: shape.join("; ") || "well formed",
-      });
+      noProblems(
+        c,
+        "VCI-META-DISPLAY-SHAPE",
+        shape,
+        "non-empty display arrays; names where required; a uri in every logo and background_image",
+      );
       const enc = encryptionProblems(m);
-      c.check("VCI-META-ENCRYPTION-SHAPE", enc.length === 0, {
-        expected: "encryption objects with their REQUIRED members",
-        actual: enc.join("; ") || "well formed",
-      });
+      noProblems(c, "VCI-META-ENCRYPTION-SHAPE", enc, "encryption objects with their REQUIRED members");
     },
   }),
 
@@ -262,22 +271,25 @@ export const metadataChecks = [
             }
         }
       }
-      c.check("VCI-META-CONFIG-FORMAT", format.length === 0, {
-        expected: "a format string; scope and signing algorithms well formed",
-        actual: format.join("; ") || "well formed",
-      });
-      c.check("VCI-META-BINDING-PROOF", together.length === 0, {
-        expected: "proof_types_supported exactly when cryptographic_binding_methods_supported",
-        actual: together.join("; ") || "consistent",
-      });
-      c.check("VCI-META-BINDING-VALUES", binding.length === 0, {
-        expected: "binding methods jwk, cose_key or did:<method>",
-        actual: binding.join("; ") || "valid",
-      });
-      c.check("VCI-META-PROOF-TYPES", proofTypes.length === 0, {
-        expected: "each proof type with a non-empty proof_signing_alg_values_supported",
-        actual: proofTypes.join("; ") || "well formed",
-      });
+      noProblems(
+        c,
+        "VCI-META-CONFIG-FORMAT",
+        format,
+        "a format string; scope and signing algorithms well formed",
+      );
+      noProblems(
+        c,
+        "VCI-META-BINDING-PROOF",
+        together,
+        "proof_types_supported exactly when cryptographic_binding_methods_supported",
+      );
+      noProblems(c, "VCI-META-BINDING-VALUES", binding, "binding methods jwk, cose_key or did:<method>");
+      noProblems(
+        c,
+        "VCI-META-PROOF-TYPES",
+        proofTypes,
+        "each proof type with a non-empty proof_signing_alg_values_supported",
+      );
     },
   }),
 

@@ -56,7 +56,7 @@ export const nonceChecks = [
     requirements: ["VCI-NONCE-RESPONSE", "VCI-NONCE-NO-STORE"],
     async run(c: Ctx) {
       const v = new Vci(c);
-      const url = await v.endpoint("nonce_endpoint", "VCI-NONCE-RESPONSE");
+      const url = await v.endpoint("nonce_endpoint");
       const res = await c.http.post(url, { body: "", label: "nonce" });
       c.require(
         "VCI-NONCE-RESPONSE",
@@ -80,7 +80,7 @@ export const nonceChecks = [
     requirements: ["VCI-NONCE-UNPREDICTABLE"],
     async run(c: Ctx) {
       const v = new Vci(c);
-      const url = await v.endpoint("nonce_endpoint", "VCI-NONCE-UNPREDICTABLE");
+      const url = await v.endpoint("nonce_endpoint");
       const values: string[] = [];
       for (let i = 0; i < c.profile.nonceSamples; i++) {
         const res = await c.http.post(url, { body: "", label: `nonce ${i + 1}` });

@@ -29,7 +29,7 @@ export const notificationChecks = [
     requirements: ["VCI-NOTIF-OK", "VCI-NOTIF-204", "VCI-NOTIF-IDEMPOTENT"],
     async run(c: Ctx) {
       const v = new Vci(c);
-      const url = await v.endpoint("notification_endpoint", "VCI-NOTIF-OK");
+      const url = await v.endpoint("notification_endpoint");
       const { token, notificationId } = await issued(c, v);
       const auth = { authorization: `Bearer ${token}` };
       const send = (event: string, label: string) =>
@@ -71,7 +71,7 @@ export const notificationChecks = [
     requirements: ["VCI-NOTIF-UNKNOWN", "VCI-NOTIF-BAD-REQUEST", "VCI-NOTIF-TOKEN"],
     async run(c: Ctx) {
       const v = new Vci(c);
-      const url = await v.endpoint("notification_endpoint", "VCI-NOTIF-UNKNOWN");
+      const url = await v.endpoint("notification_endpoint");
       const { token, notificationId } = await issued(c, v);
       const auth = { authorization: `Bearer ${token}` };
       const unknown = await c.http.post(url, {

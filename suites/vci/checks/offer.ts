@@ -9,6 +9,7 @@ import {
   noStore,
   said,
   Vci,
+  noProblems,
   type Ctx,
   type Json,
   type OfferKind,
@@ -40,13 +41,13 @@ function memberProblems(offer: Json, issuer: string): string[] {
 
 /** Judges an offer's members and that every configuration id it names is in the metadata. */
 function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: HttpResponse | undefined): void {
-  const where = res ? { res } : {};
-  const problems = memberProblems(offer, issuer);
-  c.check("VCI-OFFER-MEMBERS", problems.length === 0, {
-    expected: "credential_issuer equal to the profile's issuer, unique configuration ids, grants an object",
-    actual: problems.join("; ") || "well formed",
-    ...where,
-  });
+  noProblems(
+    c,
+    "VCI-OFFER-MEMBERS",
+    memberProblems(offer, issuer),
+    "credential_issuer equal to the profile's issuer, unique configuration ids, grants an object",
+    res,
+  );
   const confs = meta.credential_configurations_supported;
   const ids: unknown[] = Array.isArray(offer.credential_configuration_ids)
     ? offer.credential_configuration_ids
@@ -58,7 +59,7 @@ function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: Http
       unknown.length > 0
         ? `not in the metadata: ${unknown.map((x) => JSON.stringify(x)).join(", ")}`
         : "all known",
-    ...where,
+    ...(res ? { res } : {}),
   });
 }
 
@@ -275,11 +276,13 @@ export const offerChecks = [
               : "description is not a string",
           );
       }
-      c.check("VCI-OFFER-TX-CODE", problems.length === 0, {
-        expected: "input_mode numeric|text, integer length, description of at most 300 characters",
-        actual: problems.join("; ") || "well formed",
-        ...(o.fetched ? { res: o.fetched } : {}),
-      });
+      noProblems(
+        c,
+        "VCI-OFFER-TX-CODE",
+        problems,
+        "input_mode numeric|text, integer length, description of at most 300 characters",
+        o.fetched,
+      );
     },
   }),
 ];

@@ -17,6 +17,12 @@ function errorFormat(c: Ctx, res: HttpResponse): void {
   );
 }
 
+/** Decides `requirement` (a 400 token error with code `error`) and judges the error's format. */
+function refused(c: Ctx, requirement: string, res: HttpResponse, error: string): void {
+  c.check(requirement, isError(res, 400, error), { expected: `400 ${error}`, actual: said(res) });
+  errorFormat(c, res);
+}
+
 /** Until an error response is seen, the error format has nothing to be judged on. */
 function noErrorYet(c: Ctx): void {
   c.skipOnly("VCI-TOKEN-ERROR-FORMAT", "the token endpoint returned no error response to judge", "other");
@@ -100,20 +106,12 @@ export const tokenChecks = [
       const o = await v.offer("preAuthorized");
       await v.accessToken(o);
       const again = await v.token(v.preAuthorizedForm(o), "the same code again");
-      c.check("VCI-TOKEN-CODE-REPLAY", isError(again, 400, "invalid_grant"), {
-        expected: "400 invalid_grant",
-        actual: said(again),
-      });
-      errorFormat(c, again);
+      refused(c, "VCI-TOKEN-CODE-REPLAY", again, "invalid_grant");
       const made = await v.token(
         v.preAuthorizedForm(o, { "pre-authorized_code": `idc-never-issued-${c.runId.slice(-6)}` }),
         "a code never issued",
       );
-      c.check("VCI-TOKEN-CODE-UNKNOWN", isError(made, 400, "invalid_grant"), {
-        expected: "400 invalid_grant",
-        actual: said(made),
-      });
-      errorFormat(c, made);
+      refused(c, "VCI-TOKEN-CODE-UNKNOWN", made, "invalid_grant");
     },
   }),
 
@@ -134,11 +132,7 @@ export const tokenChecks = [
       if (!forMissing.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
       const { tx_code: _dropped, ...withoutTx } = v.preAuthorizedForm(forMissing);
       const missing = await v.token(withoutTx, "without the tx_code");
-      c.check("VCI-TOKEN-TX-MISSING", isError(missing, 400, "invalid_request"), {
-        expected: "400 invalid_request",
-        actual: said(missing),
-      });
-      errorFormat(c, missing);
+      refused(c, "VCI-TOKEN-TX-MISSING", missing, "invalid_request");
       const forWrong = await v.offer("txCode");
       if (!forWrong.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
       const right = forWrong.txCode;
@@ -147,11 +141,7 @@ export const tokenChecks = [
         v.preAuthorizedForm(forWrong, { tx_code: wrongCode(right) }),
         "a wrong tx_code",
       );
-      c.check("VCI-TOKEN-TX-WRONG", isError(wrong, 400, "invalid_grant"), {
-        expected: "400 invalid_grant",
-        actual: said(wrong),
-      });
-      errorFormat(c, wrong);
+      refused(c, "VCI-TOKEN-TX-WRONG", wrong, "invalid_grant");
     },
   }),
 
@@ -165,11 +155,7 @@ export const tokenChecks = [
       const o = await v.offer("preAuthorized");
       if (o.shape.txCodeRequired) c.skip("the preAuthorized offer requires a tx_code", "other");
       const res = await v.token(v.preAuthorizedForm(o, { tx_code: "493817" }), "a tx_code nobody asked for");
-      c.check("VCI-TOKEN-TX-UNEXPECTED", isError(res, 400, "invalid_request"), {
-        expected: "400 invalid_request",
-        actual: said(res),
-      });
-      errorFormat(c, res);
+      refused(c, "VCI-TOKEN-TX-UNEXPECTED", res, "invalid_request");
     },
   }),
 
@@ -199,15 +185,11 @@ export const tokenChecks = [
     requirements: ["VCI-TOKEN-AUTH-DETAILS"],
     async run(c: Ctx) {
       const v = new Vci(c);
-      const meta = await v.metadata();
       const o = await v.offer("preAuthorized");
       const [id] = await v.usableConfigurations(o);
-      const detail = {
-        type: v.ids.authorizationDetailsType,
-        credential_configuration_id: id,
-        ...(Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {}),
-      };
-      const res = await v.token(v.preAuthorizedForm(o, { authorization_details: JSON.stringify([detail]) }));
+      const res = await v.token(
+        v.preAuthorizedForm(o, { authorization_details: await v.authorizationDetails(id!) }),
+      );
       if (res.status !== 200)
         c.skip(`the token request answered ${said(res)}: see VCI-TOKEN-PRE-AUTH`, "dependency");
       const ad = body(res).authorization_details;
