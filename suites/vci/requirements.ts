@@ -51,7 +51,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-META-AUTH-SERVERS",
     level: "MUST",
     source: `${D} Resources: Credential Issuer Metadata (authorization_servers: non-empty array of strings)`,
-    text: "authorization_servers, when present, is a non-empty array of identifier strings",
+    text: "authorization_servers, when present, is a non-empty array of https identifiers",
   },
   {
     id: "VCI-META-CONFIG-FORMAT",
@@ -137,7 +137,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-AS-DISCOVERY",
     level: "MUST",
     source: `${D} Resources: Credential Issuer Metadata (authorization_servers omitted: the issuer is the AS, metadata at the RFC 8414 location); public: RFC 8414 §3.3`,
-    text: "Authorization Server metadata is found at the RFC 8414 location of the issuer (or each authorization_servers entry), with issuer equal to that identifier and a token_endpoint",
+    text: "Authorization Server metadata is found at the RFC 8414 location of the issuer (or each authorization_servers entry), with issuer equal to that identifier and an https token_endpoint",
   },
   {
     id: "VCI-AS-ANONYMOUS",
@@ -303,7 +303,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-NONCE-UNPREDICTABLE",
     level: "MUST",
     source: `${D} Resources: Nonce Response (new values MUST be unpredictable)`,
-    text: "fresh nonces are all distinct and show no counter, timestamp, shared-prefix or short-alphabet pattern",
+    text: "fresh nonces are all distinct, read as no counter or clock, and change in at least 64 bits from one to the next",
   },
   {
     id: "VCI-NONCE-INVALID",
@@ -357,7 +357,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-CRED-BOUND-TO-PROOF",
     level: "MUST",
     source: `${D} Rules 8 (key binding conveyed in proofs); ${pub("§8.3")} (one credential per proof key)`,
-    text: "a credential of a configuration with key binding carries cnf.jwk equal to the key of its proof",
+    text: "a credential of a configuration with key binding is bound to the key of its proof (cnf.jwk, or a did:jwk subject for jwt_vc_json)",
   },
   {
     id: "VCI-CRED-SIGNATURE",

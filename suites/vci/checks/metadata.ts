@@ -381,7 +381,7 @@ export const metadataChecks = [
   defineCheck<VciProfile>({
     id: "vci.authorization-server",
     title:
-      "the Authorization Server metadata is at the RFC 8414 location of the issuer (or each authorization_servers entry) with a matching issuer and a token_endpoint",
+      "the Authorization Server metadata is at the RFC 8414 location of the issuer (or each authorization_servers entry) with a matching issuer and an https token_endpoint",
     requirements: ["VCI-AS-DISCOVERY"],
     async run(c: Ctx) {
       const v = new Vci(c);

@@ -76,7 +76,7 @@ export const nonceChecks = [
   defineCheck<VciProfile>({
     id: "vci.nonce.unpredictable",
     title:
-      "fresh nonces are all distinct and show no counter, timestamp, shared-prefix or short-alphabet pattern",
+      "fresh nonces are all distinct, read as no counter or clock, and change in at least 64 bits from one to the next",
     requirements: ["VCI-NONCE-UNPREDICTABLE"],
     async run(c: Ctx) {
       const v = new Vci(c);
