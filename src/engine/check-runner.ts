@@ -1,6 +1,6 @@
 import { HarnessError } from "./errors.js";
-import { RecordingClient, type ClientOptions, type HttpResponse } from "../http/client.js";
-import { Redactor, type SecretEntry } from "../http/redactor.js";
+import { prefix, RecordingClient, type ClientOptions, type HttpResponse } from "../http/client.js";
+import { Redactor, WITHHELD, type SecretEntry } from "../http/redactor.js";
 import type { CheckContext, CheckDefinition, CheckResult, Details, Finding } from "./check.js";
 import type { Outcome, SkipKind } from "./verdict.js";
 
@@ -41,7 +41,7 @@ export async function runCheck(
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  const http = new RecordingClient(env.client, controller.signal);
+  const http = new RecordingClient(env.client, controller.signal, redactor);
   const outcomes = new Map<string, Outcome>();
   const raw: {
     requirements: string[];
@@ -106,7 +106,7 @@ export async function runCheck(
       }
       if (outcomes.has(id)) return;
       outcomes.set(id, "skipped");
-      raw.push({ requirements: [id], outcome: "skipped", details: { message: reason }, kind });
+      raw.push({ requirements: [id], outcome: "skipped", details: capDetails({ message: reason }), kind });
     },
     skip: (reason, kind = "other") => {
       throw new SkipCheck(reason, kind);
@@ -138,7 +138,7 @@ export async function runCheck(
         raw.push({
           requirements: undecided,
           outcome: "skipped",
-          details: { message: err.reason },
+          details: capDetails({ message: err.reason }),
           kind: err.kind,
         });
       }
@@ -163,7 +163,7 @@ export async function runCheck(
         raw.push({
           requirements: undecided,
           outcome: "errored",
-          details: { message: code === "IDC_INTERNAL" ? `harness fault: ${message}` : message },
+          details: capDetails({ message: code === "IDC_INTERNAL" ? `harness fault: ${message}` : message }),
           code,
           ...(http.count > 0 ? { exchanges: [http.count - 1] } : {}),
         });
@@ -173,33 +173,59 @@ export async function runCheck(
     signal?.removeEventListener("abort", onAbort);
   }
 
-  // Redact only now: secrets the check registered late still cover earlier text.
-  const exchanges = http.evidence(redactor);
-  // A skipOnly later overtaken by an observation is no longer a finding.
-  const current = raw.filter(
-    (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),
-  );
-  const findings: Finding[] = current.map((f) => ({
-    requirements: f.requirements,
-    outcome: f.outcome,
-    message: redactor.text(f.details.message ?? defaultMessage(f.outcome)),
-    ...(f.details.expected !== undefined ? { expected: redactor.text(f.details.expected) } : {}),
-    ...(f.details.actual !== undefined ? { actual: redactor.text(f.details.actual) } : {}),
-    exchanges: f.exchanges ?? [],
-    ...(f.kind ? { skipKind: f.kind } : {}),
-    ...(f.code ? { code: f.code } : {}),
-  }));
-  return {
-    check: def.id,
-    suite: env.suite,
-    title: def.title,
-    section: env.section,
-    requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
-    findings,
-    exchanges,
-    notes: notes.map((n) => redactor.text(n)),
-    durationMs: Date.now() - started,
-  };
+  try {
+    return finish();
+  } catch {
+    // Redaction never fails open: if the texts could not be made safe, none of them leaves.
+    return {
+      check: def.id,
+      suite: env.suite,
+      title: def.title,
+      section: env.section,
+      requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
+      findings: raw.map((f) => ({
+        requirements: f.requirements,
+        outcome: f.outcome,
+        message: WITHHELD,
+        exchanges: [],
+        ...(f.kind ? { skipKind: f.kind } : {}),
+        ...(f.code ? { code: f.code } : {}),
+      })),
+      exchanges: [],
+      notes: [`${WITHHELD}: the evidence of this check is left out`],
+      durationMs: Date.now() - started,
+    };
+  }
+
+  function finish(): CheckResult {
+    // Redact only now: secrets the check registered late still cover earlier text.
+    const exchanges = http.evidence(redactor);
+    // A skipOnly later overtaken by an observation is no longer a finding.
+    const current = raw.filter(
+      (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),
+    );
+    const findings: Finding[] = current.map((f) => ({
+      requirements: f.requirements,
+      outcome: f.outcome,
+      message: redactor.text(f.details.message ?? defaultMessage(f.outcome)),
+      ...(f.details.expected !== undefined ? { expected: redactor.text(f.details.expected) } : {}),
+      ...(f.details.actual !== undefined ? { actual: redactor.text(f.details.actual) } : {}),
+      exchanges: f.exchanges ?? [],
+      ...(f.kind ? { skipKind: f.kind } : {}),
+      ...(f.code ? { code: f.code } : {}),
+    }));
+    return {
+      check: def.id,
+      suite: env.suite,
+      title: def.title,
+      section: env.section,
+      requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
+      findings,
+      exchanges,
+      notes: notes.map((n) => redactor.text(n)),
+      durationMs: Date.now() - started,
+    };
+  }
 }
 
 function defaultMessage(outcome: Exclude<Outcome, "met">): string {
@@ -228,13 +254,17 @@ function capDetails(d: Details): Details {
   const cut = (t: string | undefined): string | undefined =>
     t === undefined || t.length <= FINDING_TEXT_CAP
       ? t
-      : `${t.slice(0, FINDING_TEXT_CAP)}… [cut at ${FINDING_TEXT_CAP} characters]`;
+      : `${prefix(t, FINDING_TEXT_CAP)}… [cut at ${FINDING_TEXT_CAP} characters]`;
   const expected = cut(d.expected);
   const actual = cut(d.actual);
+  const message = cut(d.message);
+  // The response itself is not kept: its exchange id is, and the evidence keeps its start.
+  const { res: _res, ...rest } = d;
   return {
-    ...d,
+    ...rest,
     ...(expected !== undefined ? { expected } : {}),
     ...(actual !== undefined ? { actual } : {}),
+    ...(message !== undefined ? { message } : {}),
   };
 }
 

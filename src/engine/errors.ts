@@ -23,6 +23,8 @@ export type HarnessErrorCode =
   | "IDC_HTTP_UNREACHABLE"
   | "IDC_HTTP_FAILED"
   | "IDC_RUN_ABORTED"
+  /** The profile's setup (a hook, a probe, a member it names) did not give what the check needs. */
+  | "IDC_SETUP"
   | "IDC_INTERNAL";
 
 export class HarnessError extends Error {

@@ -5,7 +5,8 @@ import { constants as zc, createBrotliDecompress, createGunzip, createInflate } 
 import { HarnessError, type HarnessErrorCode } from "../engine/errors.js";
 import { EVIDENCE_BODY_CAP, type Exchange } from "./exchange.js";
 import { toCurl } from "./curl.js";
-import type { Redactor } from "./redactor.js";
+import { Redactor } from "./redactor.js";
+import { parseJsonBounded } from "./json-bounds.js";
 
 /** Limits and trust settings of a run's HTTP traffic (profile `options`). */
 export interface ClientOptions {
@@ -67,6 +68,12 @@ export interface HttpResponse {
   readonly decodeError?: string | undefined;
 }
 
+/**
+ * What the client keeps of one exchange until the check ends: bounded prefixes of the bodies
+ * and header values (what a report shows), never the whole message. The secrets the whole
+ * message carried in known places were learnt when it passed, so the prefix can still be
+ * redacted; memory stays at exchanges × the evidence cap, not exchanges × the size cap.
+ */
 interface RawExchange {
   id: number;
   label: string | undefined;
@@ -74,9 +81,13 @@ interface RawExchange {
   url: string;
   reqHeaders: Record<string, string>;
   reqBody: string | undefined;
+  reqCut: boolean;
   status: number | undefined;
   resHeaders: Record<string, string> | undefined;
   resBody: string | undefined;
+  resCut: boolean;
+  /** Lower-case names of headers whose value was kept only in part. */
+  cutHeaders: Set<string>;
   resBytes: number;
   truncated: boolean;
   error: { code: HarnessErrorCode; message: string } | undefined;
@@ -119,10 +130,19 @@ export class RecordingClient {
   private readonly log: RawExchange[] = [];
   private readonly agent: Agent;
 
+  private readonly learner: Redactor;
+
+  /**
+   * `learner` learns each message's secrets before only a prefix of it is kept: give the
+   * check's redactor; without one the client keeps its own and hands what it learnt to
+   * `evidence()`.
+   */
   constructor(
     private readonly opts: ClientOptions,
     private readonly signal?: AbortSignal,
+    learner?: Redactor,
   ) {
+    this.learner = learner ?? new Redactor();
     this.agent = agentFor(opts);
   }
 
@@ -189,16 +209,21 @@ export class RecordingClient {
     body: string | undefined,
     req: HttpRequest,
   ): Promise<HttpResponse> {
+    this.learner.learn(headers, body, url.href);
+    const cutHeaders = new Set<string>();
     const raw: RawExchange = {
       id: this.log.length,
       label: req.label,
       method,
-      url: url.href,
-      reqHeaders: headers,
-      reqBody: body,
+      url: prefix(url.href, EVIDENCE_BODY_CAP),
+      reqHeaders: keepHeaders(headers, cutHeaders),
+      reqBody: body === undefined ? undefined : prefix(body, EVIDENCE_BODY_CAP),
+      reqCut: body !== undefined && body.length > EVIDENCE_BODY_CAP,
       status: undefined,
       resHeaders: undefined,
       resBody: undefined,
+      resCut: false,
+      cutHeaders,
       resBytes: 0,
       truncated: false,
       error: undefined,
@@ -234,17 +259,19 @@ export class RecordingClient {
       return failed(raw, url, ...classify(err, timeout, timeoutMs));
     }
     raw.status = res.statusCode;
-    raw.resHeaders = flatten(res.headers);
+    const resHeaders = flatten(res.headers);
+    this.learner.learn(resHeaders, undefined);
+    raw.resHeaders = keepHeaders(resHeaders, cutHeaders);
     // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6).
     const bodiless =
       method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
-    const declared = bodiless ? 0 : Number(raw.resHeaders["content-length"] ?? "NaN");
+    const declared = bodiless ? 0 : Number(resHeaders["content-length"] ?? "NaN");
     if (!bodiless && (req.decode || req.stopWhen)) {
       let read: Awaited<ReturnType<typeof readStream>>;
       try {
         read = await readStream(
           res.body,
-          req.decode ? raw.resHeaders["content-encoding"] : undefined,
+          req.decode ? resHeaders["content-encoding"] : undefined,
           maxBytes,
           raw,
           req.stopWhen,
@@ -259,11 +286,11 @@ export class RecordingClient {
           "IDC_HTTP_TOO_LARGE",
           `response body passed the ${maxBytes}-byte cap; reading stopped`,
         );
-      raw.resBody = read.text;
+      this.keepBody(raw, read.text, resHeaders);
       raw.durationMs = Date.now() - raw.startedAt;
       return new RecordedResponse(
         res.statusCode,
-        raw.resHeaders,
+        resHeaders,
         read.text,
         raw.resBytes,
         raw.id,
@@ -303,31 +330,42 @@ export class RecordingClient {
       if (err instanceof HarnessError) throw err;
       return failed(raw, url, ...classify(err, timeout, timeoutMs));
     }
-    raw.resBody = text;
+    this.keepBody(raw, text, resHeaders);
     raw.durationMs = Date.now() - raw.startedAt;
-    return new RecordedResponse(res.statusCode, raw.resHeaders, text, raw.resBytes, raw.id);
+    return new RecordedResponse(res.statusCode, resHeaders, text, raw.resBytes, raw.id);
+  }
+
+  /** Learns the secrets of a whole response body, then keeps only its start. */
+  private keepBody(raw: RawExchange, text: string, headers: Record<string, string>): void {
+    this.learner.learn({ "content-type": headers["content-type"] ?? "" }, text);
+    raw.resBody = prefix(text, EVIDENCE_BODY_CAP);
+    raw.resCut = text.length > EVIDENCE_BODY_CAP;
   }
 
   /** The recorded exchanges, redacted and capped, ready for a report. */
   evidence(redactor: Redactor): Exchange[] {
-    // First pass: learn every secret of every exchange, so a token met in exchange 3 is also
-    // removed from exchange 1. Second pass: render. Bodies are redacted whole, then cut.
-    for (const r of this.log) this.render(r, redactor);
+    // Every message's secrets were learnt as it passed, so a token met in exchange 3 is also
+    // removed from exchange 1.
+    if (this.learner !== redactor) for (const e of this.learner.entries()) redactor.add(e.value, e.name);
     return this.log.map((r) => this.render(r, redactor));
   }
 
   private render(r: RawExchange, redactor: Redactor): Exchange {
     const reqBody =
-      r.reqBody === undefined ? undefined : cap(redactor.body(r.reqBody, r.reqHeaders["content-type"]));
+      r.reqBody === undefined
+        ? undefined
+        : cap(redactor.body(r.reqBody, r.reqHeaders["content-type"], r.reqCut), r.reqCut);
     const request = {
       method: r.method,
       url: redactor.url(r.url),
-      headers: redactor.headers(r.reqHeaders),
+      headers: redactor.headers(r.reqHeaders, r.cutHeaders),
       ...(reqBody !== undefined ? { body: reqBody } : {}),
     };
-    const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders) : undefined;
+    const resHeaders = r.resHeaders ? redactor.headers(r.resHeaders, r.cutHeaders) : undefined;
     const resBody =
-      r.resBody === undefined ? undefined : cap(redactor.body(r.resBody, r.resHeaders?.["content-type"]));
+      r.resBody === undefined
+        ? undefined
+        : cap(redactor.body(r.resBody, r.resHeaders?.["content-type"], r.resCut), r.resCut);
     return {
       id: r.id,
       ...(r.label !== undefined ? { label: r.label } : {}),
@@ -371,12 +409,14 @@ async function readCapped(
         body.on("error", () => undefined);
         body.destroy();
         raw.resBody = Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+        raw.resCut = true;
         return undefined;
       }
       chunks.push(buf);
     }
   } catch (err) {
     raw.resBody ??= Buffer.concat(chunks).subarray(0, EVIDENCE_BODY_CAP).toString("utf8");
+    raw.resCut = true;
     throw err;
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -444,13 +484,15 @@ async function readStream(
     } else if (sink !== body && (err as { code?: string }).code?.startsWith("Z_")) {
       decodeError = `the body does not decode as ${encoding}: ${(err as Error).message}`;
     } else {
-      raw.resBody = text.slice(0, EVIDENCE_BODY_CAP);
+      raw.resBody = prefix(text, EVIDENCE_BODY_CAP);
+      raw.resCut = true;
       throw err;
     }
   }
   if (stopped || raw.truncated) drop();
   if (raw.truncated) {
-    raw.resBody = text.slice(0, EVIDENCE_BODY_CAP);
+    raw.resBody = prefix(text, EVIDENCE_BODY_CAP);
+    raw.resCut = true;
     return { text: undefined, stopped };
   }
   text += td.decode();
@@ -492,19 +534,39 @@ class RecordedResponse implements HttpResponse {
 
   private parse(): { json: unknown; jsonError: string | undefined } {
     if (this.parsed) return this.parsed;
-    if (this.text.length === 0) return (this.parsed = { json: undefined, jsonError: "empty body" });
-    try {
-      return (this.parsed = { json: JSON.parse(this.text) as unknown, jsonError: undefined });
-    } catch (e) {
-      return (this.parsed = { json: undefined, jsonError: `not JSON: ${(e as Error).message}` });
-    }
+    const p = parseJsonBounded(this.text);
+    return (this.parsed = p.ok
+      ? { json: p.value, jsonError: undefined }
+      : { json: undefined, jsonError: p.error });
   }
 }
 
-function cap(s: string): string {
-  return s.length > EVIDENCE_BODY_CAP
+/** A redacted body for the report: cut at the evidence cap, and marked when the original was longer. */
+function cap(s: string, wasCut: boolean): string {
+  return s.length > EVIDENCE_BODY_CAP || wasCut
     ? `${s.slice(0, EVIDENCE_BODY_CAP)}\n… [cut at ${EVIDENCE_BODY_CAP} characters]`
     : s;
+}
+
+/** Header values kept whole up to this many characters; a longer one keeps its start. */
+const HEADER_VALUE_CAP = 8 * 1024;
+
+/**
+ * The first `n` characters as a string of their own: a plain `slice` may keep the whole
+ * (megabytes long) original alive behind the short view.
+ */
+export function prefix(s: string, n: number): string {
+  if (s.length <= n) return s;
+  return Buffer.from(s.slice(0, n), "utf8").toString("utf8");
+}
+
+function keepHeaders(h: Record<string, string>, cut: Set<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v.length > HEADER_VALUE_CAP) cut.add(k.toLowerCase());
+    out[k] = prefix(v, HEADER_VALUE_CAP);
+  }
+  return out;
 }
 
 function flatten(h: Record<string, string | string[] | undefined>): Record<string, string> {
