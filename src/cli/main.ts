@@ -56,6 +56,9 @@ async function main(argv: string[]): Promise<number> {
 
 try {
   process.exitCode = await main(process.argv.slice(2));
+  // A run's report is written: test workers left behind (a check that ignored its stop) or a
+  // target's open connection must not keep the command from ending.
+  if (["run", "demo"].includes(process.argv[2] ?? "")) setTimeout(() => process.exit(), 3_000).unref();
 } catch (e) {
   if (e instanceof HarnessError) {
     err(red(`error ${e.code}: ${e.message}`));

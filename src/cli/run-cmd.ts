@@ -19,21 +19,33 @@ import { bold, err, printSummary, yellow } from "./output.js";
 const RUN_USAGE =
   "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]";
 
-/** Ctrl-C once: stop, keep what finished, write the report. Twice: leave at once. */
-function interruptible(): { signal: AbortSignal; dispose: () => void } {
+/**
+ * Ctrl-C once: stop the checks, clean up, write the report. Twice: stop waiting for anything,
+ * write the report of what finished. A third time: leave at once.
+ */
+function interruptible(): { signal: AbortSignal; halt: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
+  const halt = new AbortController();
   let count = 0;
   const onSig = (): void => {
     count++;
     if (count === 1) {
-      err(yellow("interrupt: finishing the report with what has run (Ctrl-C again to quit now)"));
+      err(
+        yellow(
+          "interrupt: cleaning up and writing the report of what has run (Ctrl-C again to skip the clean-up)",
+        ),
+      );
       ac.abort();
+    } else if (count === 2) {
+      err(yellow("interrupt: writing the report of what finished now (Ctrl-C again to quit without it)"));
+      halt.abort();
     } else process.exit(130);
   };
   process.on("SIGINT", onSig);
   process.on("SIGTERM", onSig);
   return {
     signal: ac.signal,
+    halt: halt.signal,
     dispose: () => (process.off("SIGINT", onSig), void process.off("SIGTERM", onSig)),
   };
 }
@@ -70,6 +82,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(seed !== undefined ? { seed } : {}),
       ...(shard ? { shard } : {}),
       signal: stop.signal,
+      halt: stop.halt,
     });
     const dir = resolve(values.out ?? join("reports", results.run.id));
     const written = writeReports(results, dir, redactor);
@@ -126,6 +139,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
           only: [name],
           notCertifiable: ["demo run against idconform's own reference target"],
           signal: stop.signal,
+          halt: stop.halt,
         });
         const base = values.out ? resolve(values.out) : resolve("reports");
         const dir = pick.length === 1 && values.out ? base : join(base, results.run.id);

@@ -15,6 +15,12 @@ export const optionsSchema = z.strictObject({
       requestMs: z.int().min(10).max(600_000).default(10_000),
       checkMs: z.int().min(100).max(3_600_000).default(60_000),
       runMs: z.int().min(1_000).max(86_400_000).default(1_800_000),
+      /** The clean-up sweep's share of runMs (default: a tenth of it, 1 s to 60 s). */
+      cleanupMs: z.int().min(100).max(3_600_000).optional(),
+    })
+    .refine((t) => t.cleanupMs === undefined || t.cleanupMs < t.runMs, {
+      message: "cleanupMs is a share of runMs: it must be smaller",
+      path: ["cleanupMs"],
     })
     .default({ requestMs: 10_000, checkMs: 60_000, runMs: 1_800_000 }),
   maxResponseBytes: z

@@ -28,6 +28,46 @@ export interface RunRequest {
   readonly print?: (line: string) => void;
   /** Aborting this ends the run early; what finished is still reported. */
   readonly signal?: AbortSignal;
+  /**
+   * Aborting this (a second Ctrl-C) stops waiting at once, for the checks and the clean-up
+   * alike: the results hold what finished, and say what the clean-up could not do.
+   */
+  readonly halt?: AbortSignal;
+}
+
+/** After a stop, how long the checks in flight get to wind down before the run goes on without them. */
+const WIND_DOWN_MS = 5_000;
+/** Past `runMs`, how long anything still running is awaited before the run is reported as it stands. */
+const HARD_GRACE_MS = 10_000;
+
+/** The clean-up's share of the run: `cleanupMs`, or a tenth of `runMs` between 1 s and 60 s. */
+export function cleanupShare(t: { runMs: number; cleanupMs?: number | undefined }): number {
+  return t.cleanupMs ?? Math.min(60_000, Math.max(1_000, Math.floor(t.runMs / 10)), Math.floor(t.runMs / 2));
+}
+
+/** Resolves when `signal` aborts (never, without one). */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/** Waits for `p`, or at most `ms`; true when `p` settled in time. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      p.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface RunOutcome {
@@ -112,19 +152,34 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   );
   let interrupted = false;
   let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
+  const stopped = new AbortController();
   const stop = (why: string): void => {
     if (interrupted) return;
     interrupted = true;
     print(`stopping: ${why}; the report keeps what finished`);
+    stopped.abort();
     // Cancelling aborts the test context signal, which every check passes to its HTTP calls.
-    void vitest?.cancelCurrentRun("keyboard-input");
+    void vitest?.cancelCurrentRun("keyboard-input").catch(() => undefined);
   };
+  // runMs bounds the whole run: the checks get it less the clean-up's share, the clean-up the rest.
+  const { runMs } = profile.options.timeouts;
+  const share = cleanupShare(profile.options.timeouts);
+  const deadline = started.getTime() + runMs;
   const runTimer = setTimeout(
-    () => stop(`the run passed options.timeouts.runMs (${profile.options.timeouts.runMs} ms)`),
-    profile.options.timeouts.runMs,
+    () =>
+      stop(
+        `the checks used their share of options.timeouts.runMs (${runMs - share} of ${runMs} ms; ${share} ms are kept for the clean-up)`,
+      ),
+    runMs - share,
   );
   const onAbort = (): void => stop("interrupted");
   req.signal?.addEventListener("abort", onAbort, { once: true });
+  // The outer bound: whatever still runs this long after runMs (or after a second Ctrl-C) is
+  // left behind, and the run is reported as it stands.
+  const halt = new AbortController();
+  const onHalt = (): void => halt.abort();
+  req.halt?.addEventListener("abort", onHalt, { once: true });
+  const haltTimer = setTimeout(onHalt, runMs + HARD_GRACE_MS);
   const client = {
     requestTimeoutMs: profile.options.timeouts.requestMs,
     maxResponseBytes: profile.options.maxResponseBytes,
@@ -132,83 +187,149 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     caFile: profile.options.tls.caFile,
     maxRedirects: profile.options.maxRedirects,
   };
-  const cleanup: { suite: string; leftovers: string[] }[] = [];
-  try {
-    const provided: RunProvided["suites"] = {};
-    for (const s of chosen) {
-      const section = profile.suites[s.name]!;
-      const setup = s.setup ? await s.setup(section, { runId, seed, client }) : {};
-      setups.push({ suite: s.name, setup });
-      provided[s.name] = {
-        profile: section,
-        features: section.features,
-        probes: section.probes,
-        provided: setup.provide ?? {},
+  const body = async (): Promise<void> => {
+    try {
+      const provided: RunProvided["suites"] = {};
+      for (const s of chosen) {
+        const section = profile.suites[s.name]!;
+        const setup = s.setup ? await s.setup(section, { runId, seed, client }) : {};
+        setups.push({ suite: s.name, setup });
+        provided[s.name] = {
+          profile: section,
+          features: section.features,
+          probes: section.probes,
+          provided: setup.provide ?? {},
+        };
+      }
+      const files = locateSuites()
+        .filter((l) => chosen.some((s) => s.name === l.name))
+        .flatMap((l) => suiteTestFiles(l))
+        .map((f) => relative(ROOT, f));
+      const provide: RunProvided = {
+        runId,
+        seed,
+        grep,
+        client,
+        checkTimeoutMs: profile.options.timeouts.checkMs,
+        secrets: profile.secrets,
+        suites: provided,
       };
+      print(
+        `idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`,
+      );
+      const before = {
+        SIGINT: new Set(process.listeners("SIGINT")),
+        SIGTERM: new Set(process.listeners("SIGTERM")),
+      };
+      vitest = await createVitest(
+        "test",
+        {
+          config: false,
+          root: ROOT,
+          dir: ROOT,
+          include: files,
+          watch: false,
+          reporters: [reporter],
+          provide: { idconform: provide },
+          passWithNoTests: true,
+          hookTimeout: profile.options.timeouts.checkMs,
+          testTimeout: profile.options.timeouts.checkMs,
+          ...(req.shard ? { shard: req.shard } : {}),
+        },
+        { logLevel: "silent" },
+        { stdout: devNull(), stderr: devNull() },
+      );
+      // vitest's logger exits the process on SIGINT; the harness owns that signal, so that an
+      // interrupted run still writes its report.
+      for (const sig of ["SIGINT", "SIGTERM"] as const) {
+        for (const l of process.listeners(sig)) if (!before[sig].has(l)) process.off(sig, l);
+      }
+      // A stop requested while vitest was starting takes effect now. After a stop, checks that
+      // ignore their abort (a worker busy in a loop) are not waited for past the wind-down.
+      if (!interrupted)
+        await Promise.race([
+          vitest.start(),
+          aborted(stopped.signal).then(() => within(new Promise(() => undefined), WIND_DOWN_MS)),
+        ]);
+    } finally {
+      clearTimeout(runTimer);
+      req.signal?.removeEventListener("abort", onAbort);
+      // A check that ignores its abort (a worker busy in a loop) is not waited for past the wind-down.
+      if (vitest && !(await within(vitest.close(), WIND_DOWN_MS)))
+        print("the test workers did not stop in time; the run goes on without them");
+      await sweep();
     }
-    const files = locateSuites()
-      .filter((l) => chosen.some((s) => s.name === l.name))
-      .flatMap((l) => suiteTestFiles(l))
-      .map((f) => relative(ROOT, f));
-    const provide: RunProvided = {
-      runId,
-      seed,
-      grep,
-      client,
-      checkTimeoutMs: profile.options.timeouts.checkMs,
-      secrets: profile.secrets,
-      suites: provided,
-    };
-    print(
-      `idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`,
-    );
-    const before = {
-      SIGINT: new Set(process.listeners("SIGINT")),
-      SIGTERM: new Set(process.listeners("SIGTERM")),
-    };
-    vitest = await createVitest(
-      "test",
-      {
-        config: false,
-        root: ROOT,
-        dir: ROOT,
-        include: files,
-        watch: false,
-        reporters: [reporter],
-        provide: { idconform: provide },
-        passWithNoTests: true,
-        hookTimeout: profile.options.timeouts.checkMs,
-        testTimeout: profile.options.timeouts.checkMs,
-        ...(req.shard ? { shard: req.shard } : {}),
-      },
-      { logLevel: "silent" },
-      { stdout: devNull(), stderr: devNull() },
-    );
-    // vitest's logger exits the process on SIGINT; the harness owns that signal, so that an
-    // interrupted run still writes its report.
-    for (const sig of ["SIGINT", "SIGTERM"] as const) {
-      for (const l of process.listeners(sig)) if (!before[sig].has(l)) process.off(sig, l);
-    }
-    // A stop requested while vitest was starting takes effect now.
-    if (!interrupted) await vitest.start();
-  } finally {
-    clearTimeout(runTimer);
-    await vitest?.close();
-    req.signal?.removeEventListener("abort", onAbort);
+  };
+
+  /** Each suite's clean-up, within what is left of runMs (at least its share). */
+  const sweep = async (): Promise<void> => {
+    const until = Math.max(deadline, Date.now() + share);
     for (const { suite, setup } of setups) {
-      try {
-        const done = await setup.teardown?.();
-        if (done && done.leftovers.length > 0)
-          cleanup.push({ suite, leftovers: done.leftovers.map((l) => redactor.text(l)) });
-      } catch (e) {
+      if (!setup.teardown) continue;
+      const left = until - Date.now();
+      const budget = new AbortController();
+      const timer = setTimeout(() => budget.abort(), Math.max(0, left));
+      const task = Promise.resolve()
+        .then(() => setup.teardown!(AbortSignal.any([budget.signal, halt.signal])))
+        .then(
+          (done) => {
+            if (done && done.leftovers.length > 0)
+              cleanup.push({ suite, leftovers: done.leftovers.map((l) => redactor.text(l)) });
+          },
+          (e: unknown) => {
+            cleanup.push({
+              suite,
+              leftovers: [redactor.text(`teardown failed: ${e instanceof Error ? e.message : String(e)}`)],
+            });
+          },
+        );
+      // The teardown was told to stop at `until`; it gets a moment to say what it left undone.
+      const finished = await within(task, Math.max(0, left) + 2_000);
+      clearTimeout(timer);
+      if (!finished)
         cleanup.push({
           suite,
-          leftovers: [redactor.text(`teardown failed: ${e instanceof Error ? e.message : String(e)}`)],
+          leftovers: [
+            `the clean-up did not finish within its share of options.timeouts.runMs (${runMs} ms); what this run created may remain`,
+          ],
         });
-      }
     }
+  };
+
+  const cleanup: { suite: string; leftovers: string[] }[] = [];
+  let halted = false;
+  const work = body();
+  const outcome = await Promise.race([
+    work.then(() => "done" as const),
+    aborted(halt.signal).then(() => "halted" as const),
+  ]);
+  clearTimeout(haltTimer);
+  req.halt?.removeEventListener("abort", onHalt);
+  if (outcome === "halted") {
+    halted = true;
+    interrupted = true;
+    work.catch(() => undefined);
+    stopped.abort();
+    print("stopped waiting: the report holds what finished");
+    cleanup.push({
+      suite: chosen.map((s) => s.name).join("+"),
+      leftovers: [
+        "the run was halted (a second interrupt, or runMs passed with work still running) before the clean-up finished; what this run created may remain",
+      ],
+    });
   }
   for (const e of reporter.harnessErrors) print(redactor.text(`harness error: ${e}`));
+  if (!interrupted && !req.shard && reporter.results.length > 0) {
+    const titles = new Map(chosen.flatMap((s) => s.checks.map((c) => [c.id, c.title] as const)));
+    reporter.addLost(
+      chosen.flatMap((s) =>
+        s.checks
+          .filter((c) => c.requirements.some((id) => matchesGrep(id, grep)))
+          .map((c) => ({ check: c.id, suite: s.name, section: s.title, requirements: c.requirements })),
+      ),
+      (id) => titles.get(id) ?? id,
+    );
+  }
   if (reporter.harnessErrors.length > 0 && reporter.results.length === 0) {
     throw new HarnessError(
       "IDC_INTERNAL",
@@ -237,7 +358,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       startedAt: started.toISOString(),
       durationMs: Date.now() - started.getTime(),
       notCertifiable,
-      interrupted: interrupted || reporter.harnessErrors.length > 0,
+      interrupted: interrupted || halted || reporter.harnessErrors.length > 0,
     },
     catalog,
     covered,

@@ -7,8 +7,12 @@ import type { ClientOptions } from "../http/client.js";
 export interface SuiteSetup {
   /** Serialisable values handed to every check (`ctx.provided`): mock URLs, control tokens. */
   readonly provide?: Record<string, unknown>;
-  /** Runs after the checks, also after a failure or an interrupt; returns what it could not clean up. */
-  readonly teardown?: () => Promise<void | { readonly leftovers: readonly string[] }>;
+  /**
+   * Runs after the checks, also after a failure or an interrupt; returns what it could not
+   * clean up. `signal` aborts when the clean-up's share of `options.timeouts.runMs` is spent:
+   * stop then, and return what was left undone (the engine stops waiting soon after).
+   */
+  readonly teardown?: (signal: AbortSignal) => Promise<void | { readonly leftovers: readonly string[] }>;
 }
 
 /** What a suite's setup knows of the run. */

@@ -11,16 +11,18 @@ export function teardownContext<P>(o: {
   runId: string;
   client: ClientOptions;
   provided?: Record<string, unknown>;
+  /** The clean-up's share of the run: requests in flight are aborted when it is spent. */
+  signal?: AbortSignal;
 }): { ctx: CheckContext<P>; notes: string[] } {
   const notes: string[] = [];
-  const stop = new AbortController();
+  const stop = o.signal ?? new AbortController().signal;
   const ctx: CheckContext<P> = {
-    http: new RecordingClient(o.client, stop.signal),
+    http: new RecordingClient(o.client, stop),
     profile: o.profile,
     seed: 0,
     runId: o.runId,
     provided: o.provided ?? {},
-    signal: stop.signal,
+    signal: stop,
     check: () => true,
     require: () => undefined,
     json: <T>(_id: string, res: { json: unknown }) => res.json as T,
@@ -32,4 +34,14 @@ export function teardownContext<P>(o: {
     secret: () => undefined,
   };
   return { ctx, notes };
+}
+
+/**
+ * The clean-up note for what a sweep did not delete: how many of how many, why, and the first
+ * few names (a list of thousands would bury the report).
+ */
+export function notDeleted(kind: string, remaining: readonly string[], total: number, why: string): string {
+  const shown = remaining.slice(0, 10).join(", ");
+  const more = remaining.length > 10 ? `, and ${remaining.length - 10} more` : "";
+  return `${remaining.length} of ${total} ${kind} of this run were not deleted (${why}): ${shown}${more}`;
 }

@@ -11,10 +11,19 @@ import type { RunningServer } from "../engine/target.js";
  */
 export async function serveApp(
   app: Hono,
-  opts: { port?: number; host?: string; tls?: { key: string; cert: string } } = {},
+  opts: {
+    port?: number;
+    host?: string;
+    tls?: { key: string; cert: string };
+    /** Request header bytes the server accepts (Node's default: 16 KB). */
+    maxHeaderBytes?: number;
+  } = {},
 ): Promise<RunningServer> {
   const host = opts.host ?? "127.0.0.1";
-  const tls = opts.tls ? { createServer: createHttpsServer, serverOptions: opts.tls } : {};
+  const limits = opts.maxHeaderBytes !== undefined ? { maxHeaderSize: opts.maxHeaderBytes } : {};
+  const tls = opts.tls
+    ? { createServer: createHttpsServer, serverOptions: { ...opts.tls, ...limits } }
+    : { serverOptions: limits };
   const server = await new Promise<Server>((resolve, reject) => {
     const s = honoServe({ fetch: app.fetch, port: opts.port ?? 0, hostname: host, ...tls }, () =>
       resolve(s as Server),

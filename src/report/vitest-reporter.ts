@@ -33,7 +33,10 @@ export class CollectingReporter implements Reporter {
     // A check cancelled before it started (interrupt, run timeout) was not run: coverage lists it.
     if (r.state === "skipped" && !test.meta().idconformResult) return;
     this.seen.add(test.id);
-    const result = test.meta().idconformResult ?? synthesize(decl, test);
+    this.add(test.meta().idconformResult ?? synthesize(decl, test));
+  }
+
+  private add(result: CheckResult): void {
     this.results.push(result);
     this.done++;
     const verdict =
@@ -57,6 +60,20 @@ export class CollectingReporter implements Reporter {
     }
     for (const e of unhandled) this.harnessErrors.push(e.message ?? "unhandled error");
   }
+
+  /**
+   * After a run that no one stopped: each selected check that never reported was lost with its
+   * test worker (killed for memory, crashed). It is `error` with the reason, not "not run".
+   */
+  addLost(expected: readonly Omit<CheckDeclaration, "selected">[], title: (check: string) => string): void {
+    const why = this.harnessErrors[0];
+    if (why === undefined) return;
+    const reported = new Set(this.results.map((r) => `${r.suite}/${r.check}`));
+    for (const decl of expected) {
+      if (reported.has(`${decl.suite}/${decl.check}`)) continue;
+      this.add(lost(decl, title(decl.check), `the check never reported: its test worker stopped (${why})`));
+    }
+  }
 }
 
 function synthesize(decl: CheckDeclaration, test: TestCase): CheckResult {
@@ -66,10 +83,15 @@ function synthesize(decl: CheckDeclaration, test: TestCase): CheckResult {
       ? (r.errors[0]?.message ?? "the check failed without a result")
       : "the check did not finish";
   const message = /timed out/i.test(why) ? `the check exceeded its time limit: ${why}` : `harness: ${why}`;
+  return { ...lost(decl, test.name, message), durationMs: test.diagnostic()?.duration ?? 0 };
+}
+
+/** A check that ended without a result: every requirement it declared is `error`, with the reason. */
+function lost(decl: Omit<CheckDeclaration, "selected">, title: string, message: string): CheckResult {
   return {
     check: decl.check,
     suite: decl.suite,
-    title: test.name,
+    title,
     section: decl.section,
     requirements: Object.fromEntries(decl.requirements.map((id) => [id, "errored" as const])),
     findings: [
@@ -83,6 +105,6 @@ function synthesize(decl: CheckDeclaration, test: TestCase): CheckResult {
     ],
     exchanges: [],
     notes: [],
-    durationMs: test.diagnostic()?.duration ?? 0,
+    durationMs: 0,
   };
 }

@@ -1,5 +1,5 @@
 import type { ClientOptions } from "../../src/http/client.js";
-import { teardownContext } from "../../src/engine/teardown-context.js";
+import { notDeleted, teardownContext } from "../../src/engine/teardown-context.js";
 import { eventJson, parseSse, streamEnded } from "../../mocks/op/sse.js";
 import type { CommandsProfile } from "./profile.js";
 import { CommandClient, runTenant, TENANTS, type CommandsProvided } from "./client.js";
@@ -14,8 +14,18 @@ export async function sweep(
   runId: string,
   client: ClientOptions,
   provided: CommandsProvided,
+  signal?: AbortSignal,
 ): Promise<string[]> {
-  const { ctx, notes } = teardownContext({ profile, runId, client, provided: { ...provided } });
+  const { ctx, notes } = teardownContext({
+    profile,
+    runId,
+    client,
+    provided: { ...provided },
+    ...(signal ? { signal } : {}),
+  });
+  // What was found and not yet deleted, so a sweep cut short says exactly what remains.
+  let pending: string[] = [];
+  let found = 0;
   const k = new CommandClient(ctx);
   const leftovers: string[] = [];
   const base = runTenant(profile, runId);
@@ -39,15 +49,24 @@ export async function sweep(
         .filter((e) => e.event === "account-state")
         .map((e) => String(eventJson(e)?.sub ?? ""))
         .filter((s) => s.startsWith(k.tag));
-      for (const sub of new Set(subs)) {
+      pending = [...new Set(subs)];
+      found += pending.length;
+      while (pending.length > 0) {
+        const sub = pending[0]!;
         const del = await k.account("delete", sub, { tenant, label: "sweep delete" });
         if (del.status !== 200 && del.status !== 204 && del.status !== 409)
           leftovers.push(`account ${sub}: delete answered ${del.status}`);
+        pending.shift();
       }
     }
   } catch (err) {
+    const why = signal?.aborted
+      ? "the clean-up's share of options.timeouts.runMs ran out"
+      : `the clean-up sweep stopped: ${(err as Error).message}`;
     leftovers.push(
-      `the clean-up sweep stopped: ${(err as Error).message}; accounts named ${k.tag}* may remain`,
+      pending.length > 0
+        ? notDeleted("accounts", pending, found, why)
+        : `${why}; accounts named ${k.tag}* may remain`,
     );
   }
   return [...leftovers, ...notes];

@@ -51,9 +51,9 @@ export default defineSuite({
     };
     return {
       provide: { ...provided },
-      teardown: async () => {
+      teardown: async (signal) => {
         try {
-          return { leftovers: await sweep(profile, run.runId, run.client, provided) };
+          return { leftovers: await sweep(profile, run.runId, run.client, provided, signal) };
         } finally {
           await op.close();
         }

@@ -1,5 +1,5 @@
 import type { ClientOptions } from "../../src/http/client.js";
-import { teardownContext } from "../../src/engine/teardown-context.js";
+import { notDeleted, teardownContext } from "../../src/engine/teardown-context.js";
 import type { ScimProfile } from "./profile.js";
 import { resources, ScimClient } from "./scim-client.js";
 
@@ -10,10 +10,18 @@ const PAGE = 100;
  * Deletes every user and group of this run that is still there (after a failed check or an
  * interrupt), found by the run's name tag; returns what could not be deleted, for the report.
  */
-export async function sweep(profile: ScimProfile, runId: string, client: ClientOptions): Promise<string[]> {
-  const { ctx, notes } = teardownContext({ profile, runId, client });
+export async function sweep(
+  profile: ScimProfile,
+  runId: string,
+  client: ClientOptions,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const { ctx, notes } = teardownContext({ profile, runId, client, ...(signal ? { signal } : {}) });
   const s = new ScimClient(ctx);
   const leftovers: string[] = [];
+  // What was found and not yet deleted, so a sweep cut short says exactly what remains.
+  let pending: { kind: string; id: string; name: string }[] = [];
+  let found = 0;
   try {
     for (const [kind, attr] of [
       ["Users", "userName"],
@@ -32,15 +40,29 @@ export async function sweep(profile: ScimProfile, runId: string, client: ClientO
         }
         start += list.length;
       }
-      for (const m of mine) {
+      pending = mine.map((m) => ({ kind, ...m }));
+      found += mine.length;
+      while (pending.length > 0) {
+        const m = pending[0]!;
         const res = await s.call("DELETE", `/${kind}/${encodeURIComponent(m.id)}`, { label: "sweep delete" });
         if (res.status !== 204 && res.status !== 200 && res.status !== 404)
           leftovers.push(`${kind}/${m.id} (${m.name}): DELETE answered ${res.status}`);
+        pending.shift();
       }
     }
   } catch (err) {
+    const why = signal?.aborted
+      ? "the clean-up's share of options.timeouts.runMs ran out"
+      : `the clean-up sweep stopped: ${(err as Error).message}`;
     leftovers.push(
-      `the clean-up sweep stopped: ${(err as Error).message}; resources named ${s.tag}* may remain`,
+      pending.length > 0
+        ? notDeleted(
+            "resources",
+            pending.map((p) => `${p.kind}/${p.id} (${p.name})`),
+            found,
+            why,
+          )
+        : `${why}; resources named ${s.tag}* may remain`,
     );
   }
   return [...leftovers, ...notes];

@@ -46,9 +46,9 @@ export default defineSuite({
         : undefined;
     return {
       provide: ids ? { jwksUri: ids.jwksUri } : {},
-      teardown: async () => {
+      teardown: async (signal) => {
         try {
-          return { leftovers: await sweep(profile, run.runId, run.client) };
+          return { leftovers: await sweep(profile, run.runId, run.client, signal) };
         } finally {
           await ids?.close();
         }

@@ -71,3 +71,48 @@ describe("Ctrl-C keeps what finished (core issue: nothing lost)", () => {
     }
   });
 });
+
+describe("a second Ctrl-C writes the report of what finished (hostile targets item 3)", () => {
+  it("interrupted twice during a slow clean-up, the run stops waiting and still writes its report", async () => {
+    let child: ReturnType<typeof spawn> | undefined;
+    let deletes = 0;
+    // The first Ctrl-C lets the clean-up go on; the second stops waiting for it.
+    const target = await startFixtureTarget({
+      faults: ["slow-cleanup"],
+      onRequest: (path) => {
+        if (!path.startsWith("/things/") || !child) return;
+        deletes++;
+        if (deletes === 1 || deletes === 3) child.kill("SIGINT");
+      },
+    });
+    try {
+      const dir = tempDir();
+      // Left alone, the clean-up would have a minute (its share of runMs).
+      const profile = writeProfile(dir, fixtureProfile({ options: "  timeouts:\n    runMs: 600000" }));
+      child = spawn(
+        process.execPath,
+        [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...target.env, NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stderr = "";
+      child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child?.on("close", resolve));
+      expect(deletes).toBeGreaterThanOrEqual(3);
+      expect(deletes).toBeLessThan(200);
+      expect(stderr).toContain("writing the report of what finished now");
+      const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
+      expect(code, stderr).toBe(3);
+      expect(results.run.interrupted).toBe(true);
+      // Every check had finished: the report keeps all of them.
+      expect(results.requirements.every((r: { verdict: string }) => r.verdict === "pass")).toBe(true);
+      expect(results.coverage.notRun).toEqual([]);
+      expect(JSON.stringify(results.cleanup)).toContain("halted");
+    } finally {
+      await target.close();
+    }
+  });
+});

@@ -87,13 +87,18 @@ export async function runFixture(opts: {
   faults?: string[];
   options?: string;
   knownFailures?: string;
+  /** More members of `suites.fixture`, indented as such. */
+  extra?: string;
   args?: string[];
   tls?: { key: string; cert: string };
+  timeoutMs?: number;
 }): Promise<{
   cli: CliResult;
   dir: string;
   results: import("../../src/report/results.js").Results | undefined;
   token: string;
+  /** Every token the target issued during the run. */
+  issued: ReadonlySet<string>;
 }> {
   const { startFixtureTarget } = await import("../fixture/target.js");
   const { existsSync, readFileSync } = await import("node:fs");
@@ -108,14 +113,16 @@ export async function runFixture(opts: {
       fixtureProfile({
         ...(opts.options ? { options: opts.options } : {}),
         ...(opts.knownFailures ? { knownFailures: opts.knownFailures } : {}),
+        ...(opts.extra ? { extra: opts.extra } : {}),
       }),
     );
     const cli = await runCli(["run", profile, "--out", join(dir, "out"), ...(opts.args ?? [])], {
       env: target.env,
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
     });
     const file = join(dir, "out", "results.json");
     const results = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
-    return { cli, dir, results, token: target.token };
+    return { cli, dir, results, token: target.token, issued: target.issued };
   } finally {
     await target.close();
   }

@@ -4,7 +4,10 @@ import { Redactor, WITHHELD } from "../../src/http/redactor.js";
 import { SecretMatcher } from "../../src/http/secret-matcher.js";
 import { jsonBeyondBounds, parseJsonBounded } from "../../src/http/json-bounds.js";
 
-const token = (n: number): string => randomBytes(Math.ceil((n * 3) / 4)).toString("base64url").slice(0, n);
+const token = (n: number): string =>
+  randomBytes(Math.ceil((n * 3) / 4))
+    .toString("base64url")
+    .slice(0, n);
 
 describe("redaction of any number and size of secrets (design: honesty rule 6; hostile targets item 1)", () => {
   it("removes a 1 MB secret from a 4 MB text, and the secret's start at the end of a cut text", () => {
