@@ -15,6 +15,8 @@ import { buildResults, type CatalogEntry } from "../src/report/results.js";
 import type { CheckResult } from "../src/engine/check.js";
 import { startFixtureTarget } from "../test/fixture/target.js";
 import { loadTarget, locateTargets } from "../src/engine/discovery.js";
+import { randomBytes } from "node:crypto";
+import { runWithPeak, startPaddingProxy } from "./hostile.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const rows: [string, string, string, boolean][] = [];
@@ -259,6 +261,80 @@ for (const [suite, bound] of [
       `< ${bound / 1000} s`,
       ms < bound,
     ]);
+}
+
+// Hostile targets (hostile targets issue, item 2): the whole run's peak memory, idconform and
+// its test workers together, against answers at the size cap. Goal: under 400 MB each.
+const MB = 1024 * 1024;
+const CAP = DEFAULT_CLIENT_OPTIONS.maxResponseBytes;
+for (const padding of ["string", "keys"] as const) {
+  const target = await (await loadTarget("scim")).start({ faults: [] });
+  const base = new URL(target.env.IDC_DEMO_SCIM_URL ?? target.url);
+  const proxy = await startPaddingProxy(base.origin, CAP, padding);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "idc-bench-"));
+    const run = await runWithPeak(
+      [join(ROOT, "bin", "idconform.js"), "run", join(ROOT, "profiles", "demo", "scim.yaml"), "--out", dir],
+      { ...target.env, IDC_DEMO_SCIM_URL: `${proxy.url}${base.pathname}${base.search}` },
+    );
+    rows.push([
+      `peak RSS: scim run, every JSON answer padded to the ${CAP / MB} MiB cap (${padding === "string" ? "one long member" : "as many keys as fit"}), exit ${run.code}, ${(run.ms / 1000).toFixed(0)} s`,
+      `${(run.peakBytes / MB).toFixed(0)} MB`,
+      "< 400 MB",
+      run.peakBytes < 400 * MB && run.code !== null,
+    ]);
+  } finally {
+    await proxy.close();
+    await target.close();
+  }
+}
+for (const fault of ["mint-huge-token", "mint-many-secrets", "hello-deep-json"]) {
+  const target = await startFixtureTarget({ faults: [fault] });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "idc-bench-"));
+    const profile = join(dir, "p.yaml");
+    writeFileSync(
+      profile,
+      `name: bench\noptions:\n  allowInsecureHttp: true\nsuites:\n  fixture:\n    baseUrl: \${IDC_DEMO_FIXTURE_URL}\n    token: \${IDC_DEMO_FIXTURE_TOKEN}\n    probes:\n      tokenActive:\n        path: /private/probe\n`,
+    );
+    const run = await runWithPeak(
+      [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
+      target.env,
+    );
+    rows.push([
+      `peak RSS: fixture run against ${fault}, exit ${run.code}`,
+      `${(run.peakBytes / MB).toFixed(0)} MB`,
+      "< 400 MB",
+      run.peakBytes < 400 * MB && run.code !== null,
+    ]);
+  } finally {
+    await target.close();
+  }
+}
+
+// Redaction cost with many secrets (hostile targets item 1: it used to grow with the count).
+{
+  const secrets = Array.from({ length: 1000 }, (_, i) => ({
+    value: `${randomBytes(24).toString("base64url")}${i}`,
+    name: "ACCESS_TOKEN",
+  }));
+  const body = Array.from({ length: 4 * 1024 }, (_, i) =>
+    i % 64 === 0 ? (secrets[i % 1000]?.value ?? "") : "x".repeat(1000),
+  ).join(" ");
+  const r = new Redactor(secrets);
+  r.text("warm up");
+  const t: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const s0 = performance.now();
+    r.text(body);
+    t.push(performance.now() - s0);
+  }
+  rows.push([
+    "redacting a 4 MB body with 1,000 secrets registered",
+    `${median(t).toFixed(0)} ms`,
+    "< 1000 ms",
+    median(t) < 1000,
+  ]);
 }
 
 const w = Math.max(...rows.map((r) => r[0].length));

@@ -199,7 +199,7 @@ export async function runCheck(
 
   function finish(): CheckResult {
     // Redact only now: secrets the check registered late still cover earlier text.
-    const exchanges = http.evidence(redactor);
+    const exchanges = http.evidence(redactor, new Set(raw.flatMap((f) => f.exchanges ?? [])));
     // A skipOnly later overtaken by an observation is no longer a finding.
     const current = raw.filter(
       (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),

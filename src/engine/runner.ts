@@ -35,6 +35,8 @@ export interface RunRequest {
   readonly halt?: AbortSignal;
 }
 
+/** V8 limits of a test worker: a small young generation and a bounded old one. */
+const WORKER_HEAP_FLAGS = ["--max-semi-space-size=2", "--max-old-space-size=192"];
 /** After a stop, how long the checks in flight get to wind down before the run goes on without them. */
 const WIND_DOWN_MS = 5_000;
 /** Past `runMs`, how long anything still running is awaited before the run is reported as it stands. */
@@ -232,6 +234,10 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
           reporters: [reporter],
           provide: { idconform: provide },
           passWithNoTests: true,
+          // Workers collect garbage early rather than grow: a target answering at the size cap
+          // makes large short-lived strings, and the run's memory stays bounded (npm run bench).
+          // A worker that still runs out is reported: its unfinished checks are `error`.
+          execArgv: WORKER_HEAP_FLAGS,
           hookTimeout: profile.options.timeouts.checkMs,
           testTimeout: profile.options.timeouts.checkMs,
           ...(req.shard ? { shard: req.shard } : {}),

@@ -131,6 +131,8 @@ export class RecordingClient {
   private readonly agent: Agent;
 
   private readonly learner: Redactor;
+  /** Body characters kept so far, against the evidence budget. */
+  private keptChars = 0;
 
   /**
    * `learner` learns each message's secrets before only a prefix of it is kept: give the
@@ -217,8 +219,8 @@ export class RecordingClient {
       method,
       url: prefix(url.href, EVIDENCE_BODY_CAP),
       reqHeaders: keepHeaders(headers, cutHeaders),
-      reqBody: body === undefined ? undefined : prefix(body, EVIDENCE_BODY_CAP),
-      reqCut: body !== undefined && body.length > EVIDENCE_BODY_CAP,
+      reqBody: body === undefined ? undefined : this.keep(body),
+      reqCut: false,
       status: undefined,
       resHeaders: undefined,
       resBody: undefined,
@@ -230,6 +232,7 @@ export class RecordingClient {
       startedAt: Date.now(),
       durationMs: 0,
     };
+    raw.reqCut = body !== undefined && raw.reqBody !== undefined && body.length > raw.reqBody.length;
     this.log.push(raw);
     if (url.protocol === "http:" && !this.opts.allowInsecureHttp) {
       failed(
@@ -335,26 +338,42 @@ export class RecordingClient {
     return new RecordedResponse(res.statusCode, resHeaders, text, raw.resBytes, raw.id);
   }
 
+  /**
+   * The start of a body to keep for the report: up to the evidence cap while the check's
+   * evidence budget lasts, a short start after that (a burst of 500 exchanges must not keep
+   * 500 × 64 KB).
+   */
+  private keep(text: string): string {
+    const kept = prefix(text, this.keptChars < EVIDENCE_BUDGET ? EVIDENCE_BODY_CAP : EVIDENCE_BODY_FLOOR);
+    this.keptChars += kept.length;
+    return kept;
+  }
+
   /** Learns the secrets of a whole response body, then keeps only its start. */
   private keepBody(raw: RawExchange, text: string, headers: Record<string, string>): void {
     this.learner.learn({ "content-type": headers["content-type"] ?? "" }, text);
-    raw.resBody = prefix(text, EVIDENCE_BODY_CAP);
-    raw.resCut = text.length > EVIDENCE_BODY_CAP;
+    raw.resBody = this.keep(text);
+    raw.resCut = text.length > raw.resBody.length;
   }
 
-  /** The recorded exchanges, redacted and capped, ready for a report. */
-  evidence(redactor: Redactor): Exchange[] {
+  /**
+   * The recorded exchanges, redacted and capped, ready for a report. Bodies of the exchanges
+   * findings cite keep up to the evidence cap; the others a shorter start.
+   */
+  evidence(redactor: Redactor, cited?: ReadonlySet<number>): Exchange[] {
     // Every message's secrets were learnt as it passed, so a token met in exchange 3 is also
     // removed from exchange 1.
     if (this.learner !== redactor) for (const e of this.learner.entries()) redactor.add(e.value, e.name);
-    return this.log.map((r) => this.render(r, redactor));
+    return this.log.map((r) =>
+      this.render(r, redactor, cited === undefined || cited.has(r.id) ? EVIDENCE_BODY_CAP : UNCITED_BODY_CAP),
+    );
   }
 
-  private render(r: RawExchange, redactor: Redactor): Exchange {
+  private render(r: RawExchange, redactor: Redactor, limit: number): Exchange {
     const reqBody =
       r.reqBody === undefined
         ? undefined
-        : cap(redactor.body(r.reqBody, r.reqHeaders["content-type"], r.reqCut), r.reqCut);
+        : cap(redactor.body(r.reqBody, r.reqHeaders["content-type"], r.reqCut), r.reqCut, limit);
     const request = {
       method: r.method,
       url: redactor.url(r.url),
@@ -365,7 +384,7 @@ export class RecordingClient {
     const resBody =
       r.resBody === undefined
         ? undefined
-        : cap(redactor.body(r.resBody, r.resHeaders?.["content-type"], r.resCut), r.resCut);
+        : cap(redactor.body(r.resBody, r.resHeaders?.["content-type"], r.resCut), r.resCut, limit);
     return {
       id: r.id,
       ...(r.label !== undefined ? { label: r.label } : {}),
@@ -542,11 +561,17 @@ class RecordedResponse implements HttpResponse {
 }
 
 /** A redacted body for the report: cut at the evidence cap, and marked when the original was longer. */
-function cap(s: string, wasCut: boolean): string {
-  return s.length > EVIDENCE_BODY_CAP || wasCut
-    ? `${s.slice(0, EVIDENCE_BODY_CAP)}\n… [cut at ${EVIDENCE_BODY_CAP} characters]`
+function cap(s: string, wasCut: boolean, limit: number): string {
+  return s.length > limit || wasCut
+    ? `${s.slice(0, limit)}\n… [cut at ${Math.min(limit, s.length)} characters]`
     : s;
 }
+
+/** Body characters one client keeps at full evidence length; past that, each body keeps a short start. */
+const EVIDENCE_BUDGET = 1024 * 1024;
+const EVIDENCE_BODY_FLOOR = 2 * 1024;
+/** What a report shows of a body no finding cites. */
+const UNCITED_BODY_CAP = 16 * 1024;
 
 /** Header values kept whole up to this many characters; a longer one keeps its start. */
 const HEADER_VALUE_CAP = 8 * 1024;

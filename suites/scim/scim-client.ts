@@ -128,7 +128,15 @@ export class ScimClient {
   async call(
     method: string,
     path: string,
-    o: { body?: unknown; raw?: string; token?: string | null; label?: string; retry429?: boolean } = {},
+    o: {
+      body?: unknown;
+      raw?: string;
+      token?: string | null;
+      label?: string;
+      retry429?: boolean;
+      /** Read the body only until this holds (see HttpRequest.stopWhen). */
+      stopWhen?: (text: string) => boolean;
+    } = {},
   ): Promise<HttpResponse> {
     const token = o.token === undefined ? await this.token() : o.token;
     const headers: Record<string, string> = { accept: SCIM_JSON };
@@ -146,6 +154,7 @@ export class ScimClient {
             ? { body: JSON.stringify(o.body) }
             : {}),
         ...(o.label ? { label: o.label } : {}),
+        ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
       });
       if (res.status !== 429 || o.retry429 === false || attempt >= 3) return res;
       // Without a usable Retry-After (itself a finding of scim.rate-limit), back off one second.

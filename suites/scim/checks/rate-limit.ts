@@ -29,7 +29,8 @@ export const rateLimitChecks = [
         sent += n;
         const batch = await Promise.all(
           Array.from({ length: n }, () =>
-            s.call("GET", "/Users?count=1", { token, retry429: false, label: "burst" }),
+            // Only the status and headers count: the body is dropped at its first bytes.
+            s.call("GET", "/Users?count=1", { token, retry429: false, label: "burst", stopWhen: () => true }),
           ),
         );
         limited = batch.find((r) => r.status === 429);
