@@ -43,19 +43,27 @@ export function quote(v: unknown, max = QUOTE_MAX): string {
     seen.add(x);
     const frames: Frame[] = [{ kind: "text", text: isArray ? "[" : "{" }];
     let n = 0;
+    // Members are read one by one and no further than the quote can show: a value with a
+    // million members costs a few hundred reads, not a copy of all of them.
+    const add = (k: string | undefined, val: unknown): boolean => {
+      if (n > 0) frames.push({ kind: "text", text: "," });
+      if (n * 2 > max) {
+        frames.push({ kind: "text", text: "…" });
+        return false;
+      }
+      if (k !== undefined) frames.push({ kind: "text", text: `${JSON.stringify(k)}:` });
+      frames.push({ kind: "value", value: val, depth: f.depth + 1 });
+      n++;
+      return true;
+    };
     try {
-      const entries: Iterable<[string, unknown]> = isArray
-        ? ((x as unknown[]).entries() as unknown as Iterable<[string, unknown]>)
-        : Object.entries(x as Record<string, unknown>);
-      for (const [k, val] of entries) {
-        if (n > 0) frames.push({ kind: "text", text: "," });
-        if (n * 2 > max) {
-          frames.push({ kind: "text", text: "…" });
-          break;
+      if (isArray) {
+        const arr = x as unknown[];
+        for (let i = 0; i < arr.length && add(undefined, arr[i]); i++);
+      } else {
+        for (const k in x) {
+          if (Object.prototype.hasOwnProperty.call(x, k) && !add(k, (x as Record<string, unknown>)[k])) break;
         }
-        if (!isArray) frames.push({ kind: "text", text: `${JSON.stringify(k)}:` });
-        frames.push({ kind: "value", value: val, depth: f.depth + 1 });
-        n++;
       }
     } catch {
       frames.push({ kind: "text", text: "[unreadable]" });
