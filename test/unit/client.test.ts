@@ -28,6 +28,14 @@ beforeAll(async () => {
       return pump();
     }
     if (req.url === "/hang") return void hanging.add(() => res.end());
+    if (req.url === "/near-cap")
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(`{"pad":"${"p".repeat(3 * 1024 * 1024)}"}`);
+    if (req.url === "/deep")
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(`${"[".repeat(100_000)}${"]".repeat(100_000)}`);
     if (req.url === "/echo-token")
       return void res.writeHead(200, { "content-type": "text/plain" }).end("you sent tok-later-123 before");
     if (req.url === "/big-jwks") {
@@ -187,5 +195,29 @@ describe("recording client streams (decode, drop mid-stream)", () => {
     expect(res.stopped).toBe(true);
     expect(res.text).toContain("id: 1\n");
     expect(res.text).toContain("id: 3\n");
+  });
+});
+
+describe("bounded evidence (hostile targets item 2)", () => {
+  it("keeps a bounded start of each body: 200 answers of 3 MB keep about 1.4 MB in all, the check still reads each whole", async () => {
+    const c = client();
+    for (let i = 0; i < 200; i++) {
+      const res = await c.get(`${base}/near-cap`);
+      expect(res.text.length).toBe(3 * 1024 * 1024 + 10);
+    }
+    const ev = c.evidence(new Redactor(), new Set([0]));
+    const kept = ev.reduce((n, e) => n + (e.response?.body?.length ?? 0), 0);
+    expect(kept).toBeLessThan(2 * 1024 * 1024);
+    // A cited exchange shows its start at the evidence cap, an uncited one 16 KiB, and once the
+    // check's 1 MiB budget is spent, 2 KiB; each cut is marked.
+    expect(ev[0]?.response?.body).toMatch(/\n… \[cut at 65536 characters\]$/);
+    expect(ev[1]?.response?.body).toMatch(/\n… \[cut at 16384 characters\]$/);
+    expect(ev[199]?.response?.body).toMatch(/\n… \[cut at 2048 characters\]$/);
+  });
+
+  it("a body nested 100,000 deep is not read as JSON: a jsonError, not a stack overflow", async () => {
+    const res = await client().get(`${base}/deep`);
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toContain("nested deeper than 128 levels");
   });
 });

@@ -33,6 +33,17 @@ describe("profiles (core issue §5)", () => {
     expect(p.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("gives the clean-up a share of runMs: cleanupMs when set, a tenth by default, and refuses a share not below runMs", async () => {
+    const { cleanupShare } = await import("../../src/engine/runner.js");
+    expect(cleanupShare({ runMs: 1_800_000 })).toBe(60_000);
+    expect(cleanupShare({ runMs: 20_000 })).toBe(2_000);
+    expect(cleanupShare({ runMs: 1_000 })).toBe(500);
+    expect(cleanupShare({ runMs: 8_000, cleanupMs: 2_000 })).toBe(2_000);
+    const e = errorOf(`${valid}options:\n  timeouts:\n    runMs: 5000\n    cleanupMs: 5000\n`);
+    expect(e.code).toBe("IDC_PROFILE_INVALID");
+    expect(e.message).toContain("options.timeouts.cleanupMs: cleanupMs is a share of runMs");
+  });
+
   it("names the exact path and the types on a type error", () => {
     const e = errorOf(valid.replace("token: ${FIX_TOKEN}", "token: 42"));
     expect(e.code).toBe("IDC_PROFILE_INVALID");
