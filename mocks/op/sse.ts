@@ -1,3 +1,5 @@
+import { parseJsonBounded } from "../../src/http/json-bounds.js";
+
 /** One server-sent event (WHATWG HTML §9.2 event stream interpretation). */
 export interface SseEvent {
   readonly id?: string;
@@ -41,14 +43,12 @@ export function parseSse(text: string, max = 10_000): SseEvent[] {
 
 /** The event's data as a JSON object, or undefined. */
 export function eventJson(e: SseEvent): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(e.data) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  // Within the bounds of any JSON a target sends, so no reading of a member recurses too deep.
+  const p = parseJsonBounded(e.data);
+  const v = p.ok ? p.value : undefined;
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
 }
 
 /**

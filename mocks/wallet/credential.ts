@@ -1,4 +1,6 @@
 import { compactVerify, importJWK, type JWK } from "jose";
+import { quote } from "../../src/engine/quote.js";
+import { parseJsonBounded } from "../../src/http/json-bounds.js";
 import { fromB64url } from "./b64.js";
 import { WalletError } from "./errors.js";
 import { committedDigests, readDisclosure, type Disclosure } from "./sd-jwt.js";
@@ -39,12 +41,17 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 function jsonSegment(seg: string, what: string): Record<string, unknown> {
   const bytes = fromB64url(seg);
   if (!bytes || bytes.length === 0) throw new WalletError(`issuer JWT ${what} is not base64url`);
-  let v: unknown;
+  let text: string;
   try {
-    v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new WalletError(`issuer JWT ${what} is not JSON`);
   }
+  // Within the depth bound, so no later reading of a claim can recurse past the stack.
+  const p = parseJsonBounded(text);
+  if (!p.ok)
+    throw new WalletError(`issuer JWT ${what} is ${p.error.startsWith("not read") ? p.error : "not JSON"}`);
+  const v = p.value;
   if (!isRecord(v)) throw new WalletError(`issuer JWT ${what} is not a JSON object`);
   return v;
 }
@@ -95,7 +102,7 @@ function readSdJwt(s: string, problems: string[]): Omit<ParsedCredential, "forma
   if (typeof payload.vct !== "string" || payload.vct === "") problems.push("payload has no vct string");
   const sdAlg = payload._sd_alg ?? "sha-256";
   let undisclosedDigestsOk = false;
-  if (sdAlg !== "sha-256") problems.push(`_sd_alg is ${JSON.stringify(sdAlg)}, not "sha-256"`);
+  if (sdAlg !== "sha-256") problems.push(`_sd_alg is ${quote(sdAlg, 80)}, not "sha-256"`);
   else {
     const committed = committedDigests(
       payload,
@@ -125,7 +132,7 @@ function readJwtVc(s: string, problems: string[]): Omit<ParsedCredential, "forma
  */
 export function parseCredential(format: string, credential: unknown): ParsedCredential {
   if (format !== "dc+sd-jwt" && format !== "jwt_vc_json")
-    throw new WalletError(`unknown credential format ${JSON.stringify(format).slice(0, 100)}`);
+    throw new WalletError(`unknown credential format ${quote(format, 100)}`);
   if (typeof credential !== "string")
     throw new WalletError(
       `credential is a ${credential === null ? "null" : typeof credential}, not a string`,

@@ -1,4 +1,6 @@
 import { compactDecrypt, type JWEHeaderParameters, type JWK } from "jose";
+import { quote } from "../../src/engine/quote.js";
+import { parseJsonBounded } from "../../src/http/json-bounds.js";
 import type { EncryptionKey } from "./keys.js";
 import { WalletError } from "./errors.js";
 
@@ -37,14 +39,18 @@ export async function decryptResponse(
   } catch (e) {
     throw new WalletError(`encrypted response does not decrypt: ${(e as Error).message}`);
   }
-  if (header.zip !== undefined) throw new WalletError(`encrypted response uses zip ${String(header.zip)}`);
-  let payload: unknown;
+  if (header.zip !== undefined) throw new WalletError(`encrypted response uses zip ${quote(header.zip, 40)}`);
+  let text: string;
   try {
-    payload = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(plaintext));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(plaintext);
   } catch {
     throw new WalletError("decrypted response is not JSON");
   }
-  return { payload, header };
+  // Within the same bounds as any body a target sends (src/http/json-bounds.ts).
+  const p = parseJsonBounded(text);
+  if (!p.ok)
+    throw new WalletError(`decrypted response is ${p.error.startsWith("not read") ? p.error : "not JSON"}`);
+  return { payload: p.value, header };
 }
 
 /**

@@ -9,7 +9,22 @@ export class WalletError extends Error {
 
 /**
  * The browser step could not be carried out by the harness or as the profile describes it (no
- * Chromium, a launch failure, a step whose selector never appears): nothing about the issuer
- * was observed, so a check reports it as an error, never as a failure of the target.
+ * Chromium, a launch failure, a step whose selector never appears, a page that refuses with a
+ * 4xx what the steps sent): nothing about the issuer was judged, so a check reports it as an
+ * error naming the step and what the page showed, never as a failure of the target.
  */
 export class BrowserStepError extends WalletError {}
+
+/**
+ * The browser could not load a page at all (a name that does not resolve, a refused
+ * connection, a TLS failure): the target could not be reached, so nothing was observed.
+ * `errorText` is Chromium's code (`net::ERR_…`).
+ */
+export class BrowserUnreachableError extends BrowserStepError {
+  constructor(
+    message: string,
+    readonly errorText: string,
+  ) {
+    super(message);
+  }
+}

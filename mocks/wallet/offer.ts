@@ -1,3 +1,4 @@
+import { parseJsonBounded } from "../../src/http/json-bounds.js";
 import { PRE_AUTHORIZED_GRANT, type VciIdentifiers } from "../../src/protocols/vci.js";
 
 /** A Credential Offer invocation as the Wallet read it (specs/000 Wallet Credential Offer Endpoint). */
@@ -73,11 +74,9 @@ export function parseOfferInvocation(invocation: string, ids: VciIdentifiers): O
   // RFC 3986 §3.4: a query may hold these unescaped; JSON's braces and quotes must be escaped.
   if (/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})/.test(byValue))
     problems.push(`${OFFER} is not URL-encoded`);
-  try {
-    result.offer = JSON.parse(safeDecode(byValue));
-  } catch {
-    problems.push(`${OFFER} is not JSON`);
-  }
+  const p = parseJsonBounded(safeDecode(byValue));
+  if (p.ok) result.offer = p.value;
+  else problems.push(`${OFFER} is ${p.error.startsWith("not read") ? p.error : "not JSON"}`);
   return result;
 }
 

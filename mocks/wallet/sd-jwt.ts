@@ -1,3 +1,4 @@
+import { parseJsonBounded } from "../../src/http/json-bounds.js";
 import { sha256b64url, fromB64url } from "./b64.js";
 
 /** One disclosure of an SD-JWT, with the digest the issuer JWT must hold for it. */
@@ -18,12 +19,15 @@ export function readDisclosure(encoded: string, index: number): Disclosure | str
   const where = `disclosure ${index}`;
   const bytes = fromB64url(encoded);
   if (!bytes) return `${where} is not base64url`;
-  let arr: unknown;
+  let text: string;
   try {
-    arr = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     return `${where} is not JSON`;
   }
+  const p = parseJsonBounded(text);
+  if (!p.ok) return `${where} is ${p.error.startsWith("not read") ? p.error : "not JSON"}`;
+  const arr = p.value;
   if (!Array.isArray(arr) || (arr.length !== 2 && arr.length !== 3))
     return `${where} is not a JSON array of 2 or 3 elements`;
   const [salt, second, third] = arr as unknown[];

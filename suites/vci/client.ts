@@ -1,4 +1,6 @@
 import type { CheckContext } from "../../src/engine/check.js";
+import { HarnessError } from "../../src/engine/errors.js";
+import { quote } from "../../src/engine/quote.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { MockClient } from "../../src/http/mock-control.js";
 import {
@@ -140,7 +142,7 @@ export class Vci {
     const m = res.json as Json;
     if (m.credential_issuer !== this.issuer)
       this.c.skip(
-        `the metadata names credential_issuer ${JSON.stringify(m.credential_issuer)}, so it MUST NOT be used: see VCI-META-ISSUER-MATCH`,
+        `the metadata names credential_issuer ${quote(m.credential_issuer)}, so it MUST NOT be used: see VCI-META-ISSUER-MATCH`,
         "dependency",
       );
     this.meta = m;
@@ -162,7 +164,7 @@ export class Vci {
     if (v === undefined) this.c.skip(`the issuer offers no ${member}`, "not-offered");
     if (!this.usable(v))
       this.c.skip(
-        `${member} ${JSON.stringify(v).slice(0, 200)} is not an https URL, so the Wallet does not call it: see VCI-META-HTTPS`,
+        `${member} ${quote(v)} is not an https URL, so the Wallet does not call it: see VCI-META-HTTPS`,
         "dependency",
       );
     return v;
@@ -176,7 +178,7 @@ export class Vci {
     const asId = Array.isArray(list) ? list[0] : this.issuer;
     if (typeof asId !== "string" || !this.usable(asId))
       this.c.skip(
-        `authorization_servers names ${JSON.stringify(asId ?? null).slice(0, 120)}, not an https URL: see VCI-META-AUTH-SERVERS`,
+        `authorization_servers names ${quote(asId ?? null, 120)}, not an https URL: see VCI-META-AUTH-SERVERS`,
         "dependency",
       );
     const res = await this.c.http.get(wellKnownUrl(asId, AS_WELL_KNOWN), {
@@ -189,7 +191,7 @@ export class Vci {
       );
     if (res.json.issuer !== asId)
       this.c.skip(
-        `the Authorization Server metadata names issuer ${JSON.stringify(res.json.issuer ?? null).slice(0, 120)}: see VCI-AS-DISCOVERY`,
+        `the Authorization Server metadata names issuer ${quote(res.json.issuer ?? null, 120)}: see VCI-AS-DISCOVERY`,
         "dependency",
       );
     this.as = res.json;
@@ -242,15 +244,29 @@ export class Vci {
       JSON.stringify(template).replaceAll("{walletOfferEndpoint}", endpoint),
     ) as unknown;
     const res = await this.c.http.post(t.url, { json, headers: t.headers, label: `offer hook (${kind})` });
-    if (res.status < 200 || res.status > 299 || !isObject(res.json))
-      throw new Error(`the offer hook (offers.trigger.url) answered ${said(res)}; expected 2xx JSON`);
+    // The hook is the vendor's test setup, not a message of the document: whatever is wrong
+    // with its answer stops the check as a setup error naming the profile path, never as a
+    // finding about the issuer and never as a harness fault.
+    const hook = `the offer hook (suites.vci.offers.trigger.url, kind ${kind})`;
+    if (isObject(res.json)) this.protectHookAnswer(res.json);
+    if (res.status < 200 || res.status > 299)
+      throw new HarnessError("IDC_SETUP", `${hook} answered ${said(res)}; expected 2xx with a JSON object`);
+    if (!isObject(res.json))
+      throw new HarnessError(
+        "IDC_SETUP",
+        `${hook} answered ${res.status} ${res.header("content-type") ?? "(no Content-Type)"} with ${res.jsonError ?? `JSON ${quote(res.json, 80)}`}; expected a JSON object`,
+      );
     const tx = res.json[t.txCodeMember];
-    let txCode: string | undefined;
-    if (typeof tx === "string") {
-      txCode = tx;
-      this.c.secret(tx, "TX_CODE");
+    const txCode = typeof tx === "string" ? tx : undefined;
+    if (t.delivery !== "wallet") {
+      const raw = res.json[t.offerMember];
+      if (typeof raw !== "string" && !isObject(raw))
+        throw new HarnessError(
+          "IDC_SETUP",
+          `${hook} answered ${res.status} with ${raw === undefined ? `no member ${quote(t.offerMember, 80)}` : `${quote(t.offerMember, 80)} ${quote(raw, 80)}`} (suites.vci.offers.trigger.offerMember: an invocation URL or an offer object); its members: ${quote(Object.keys(res.json), 200)}`,
+        );
+      return { raw, txCode };
     }
-    if (t.delivery !== "wallet") return { raw: res.json[t.offerMember], txCode };
     const got = await new MockClient(this.provided.walletUrl, this.provided.controlToken).wait(
       `/offer/${slot}`,
       1,
@@ -258,11 +274,28 @@ export class Vci {
     );
     const entry = got[0];
     if (!entry)
-      throw new Error(
-        `no offer reached the wallet's Credential Offer Endpoint (${endpoint}) within ${src.deliveryTimeoutMs} ms; with offers.trigger.delivery: wallet, the hook body of kind ${kind} must tell your system where to send it ("{walletOfferEndpoint}")`,
+      throw new HarnessError(
+        "IDC_SETUP",
+        `no offer reached the wallet's Credential Offer Endpoint (${endpoint}) within ${src.deliveryTimeoutMs} ms; with suites.vci.offers.trigger.delivery: wallet, the hook body of kind ${kind} must tell your system where to send it ("{walletOfferEndpoint}")`,
       );
     const got1 = new URL(recordedUrl(entry), this.provided.walletUrl);
     return { raw: `${endpoint}${got1.search}`, txCode };
+  }
+
+  /**
+   * Registers the live values a hook's answer may carry (its tx_code, and the pre-authorized
+   * code of an offer given by value) before any of it can reach a message.
+   */
+  private protectHookAnswer(answer: Json): void {
+    const t = this.c.profile.offers.trigger!;
+    const tx = answer[t.txCodeMember];
+    if (typeof tx === "string") this.c.secret(tx, "TX_CODE");
+    const offer = answer[t.offerMember];
+    if (isObject(offer)) this.protect(offer);
+    else if (typeof offer === "string") {
+      const inv = parseOfferInvocation(offer, this.ids);
+      if (isObject(inv.offer)) this.protect(inv.offer);
+    }
   }
 
   /** A fresh offer of `kind`, fetched when by reference; skips when it cannot be used. */
@@ -364,7 +397,7 @@ export class Vci {
     const binding = conf.cryptographic_binding_methods_supported;
     if (Array.isArray(binding) && !binding.includes("jwk"))
       this.c.skip(
-        `the configuration binds keys by ${binding.join(", ")}; the Wallet binds by jwk only`,
+        `the configuration binds keys by ${quote(binding)}; the Wallet binds by jwk only`,
         "not-offered",
       );
     const jwt = isObject(pt) ? pt.jwt : undefined;

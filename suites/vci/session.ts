@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { JWK } from "jose";
+import { quote } from "../../src/engine/quote.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { fromB64url } from "../../mocks/wallet/b64.js";
 import { parseCredential, type ParsedCredential } from "../../mocks/wallet/credential.js";
@@ -80,8 +81,8 @@ export function credentialValues(b: Json): unknown[] {
   return list.filter((e): e is Json => isObject(e) && e.credential !== undefined).map((e) => e.credential);
 }
 
-export const show = (v: unknown): string =>
-  v === undefined ? "absent" : (JSON.stringify(v) ?? String(v)).slice(0, 80);
+/** A target's value in a problem text: bounded and depth-safe (`absent` when undefined). */
+export const show = (v: unknown): string => quote(v, 80);
 
 /** What is wrong with a 200 Credential Response body (public §8.3), given the number of proofs sent. */
 export function shapeProblems(b: Json, proofs: number): string[] {

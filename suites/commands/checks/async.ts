@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from "jose";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { MockLogEntry } from "../../../src/http/mock-control.js";
 import { notificationToken } from "../../../mocks/op/index.js";
 import type { CommandsProfile } from "../profile.js";
@@ -119,7 +120,7 @@ async function verify(
   } catch (err) {
     let claims = "";
     try {
-      claims = JSON.stringify(decodeJwt(token)).slice(0, 200);
+      claims = quote(decodeJwt(token));
     } catch {
       claims = "(not a JWT)";
     }
@@ -195,7 +196,7 @@ export const asyncChecks = [
             match = claims;
           else
             seen.push(
-              `a verified token with ${JSON.stringify({ sub: claims.sub, account_state: claims.account_state, error: claims.error })}`,
+              `a verified token with sub ${quote(claims.sub)}, account_state ${quote(claims.account_state)}, error ${quote(claims.error)}`,
             );
         }
         c.check("CMD-ASYNC-NOTIFIED", match !== undefined, {

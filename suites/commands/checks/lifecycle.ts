@@ -1,4 +1,5 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CommandsProfile } from "../profile.js";
 import { accountClaims, body, CommandClient, isError, said, stateOf } from "../client.js";
@@ -48,7 +49,7 @@ function incompatible(c: Ctx, what: string, res: HttpResponse, sub: string, stat
     isError(res, 409, "incompatible_state") && b.account_state === state && b.sub === sub,
     {
       expected: `${what}: 409 incompatible_state, account_state ${state}, sub ${sub}`,
-      actual: `${said(res)}${b.sub !== sub ? ` sub ${JSON.stringify(b.sub ?? null)}` : ""}`,
+      actual: `${said(res)}${b.sub !== sub ? ` sub ${quote(b.sub ?? null)}` : ""}`,
       res,
     },
   );
@@ -314,12 +315,13 @@ export const lifecycleChecks = [
         }
         const after = body(await k.account("audit", a, { label: "audit after maintain" }));
         const wrong = c.profile.retainedClaims.filter(
-          (name) => JSON.stringify(after[name]) !== JSON.stringify(want[name]),
+          // Compared as bounded renderings: `want` is ours and small, so equal renderings are equal values.
+          (name) => quote(after[name], 10_000) !== quote(want[name], 10_000),
         );
         c.check("CMD-AUDIT-CLAIMS", wrong.length === 0, {
           expected: `the retained claims (suites.commands.retainedClaims: ${c.profile.retainedClaims.join(", ")}) as last sent`,
           actual: wrong
-            .map((n) => `${n}: ${JSON.stringify(after[n] ?? null)} (sent ${JSON.stringify(want[n] ?? null)})`)
+            .map((n) => `${n}: ${quote(after[n] ?? null)} (sent ${quote(want[n] ?? null)})`)
             .join("; "),
         });
       } finally {
@@ -345,7 +347,7 @@ export const lifecycleChecks = [
         const audSub = body(act).aud_sub;
         c.require("CMD-AUD-SUB", typeof audSub === "string" && audSub.length > 0, {
           expected: "activate's response carries aud_sub",
-          actual: JSON.stringify(audSub ?? null),
+          actual: quote(audSub ?? null),
         });
         const viaAudSub = await k.account("audit", a, {
           claims: { aud_sub: audSub },
@@ -356,7 +358,7 @@ export const lifecycleChecks = [
           viaAudSub.status === 200 && body(viaAudSub).aud_sub === audSub && stateOf(viaAudSub) === "active",
           {
             expected: `audit with aud_sub ${String(audSub)}: 200, active, the same aud_sub`,
-            actual: `${said(viaAudSub)} aud_sub ${JSON.stringify(body(viaAudSub).aud_sub ?? null)}`,
+            actual: `${said(viaAudSub)} aud_sub ${quote(body(viaAudSub).aud_sub ?? null)}`,
           },
         );
         // A command naming an aud_sub no account has must not act on the sub's account.

@@ -1,4 +1,5 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { CommandsProfile } from "../profile.js";
 import { body, CommandClient, said } from "../client.js";
 
@@ -50,7 +51,7 @@ export const metadataChecks = [
       const ctx = m.context as { iss?: unknown; tenant?: unknown } | undefined;
       c.check("CMD-METADATA-CONTEXT", ctx?.iss === k.base.iss && ctx?.tenant === k.tenant, {
         expected: `context {iss: ${k.base.iss}, tenant: ${k.tenant}}`,
-        actual: JSON.stringify(m.context ?? null),
+        actual: quote(m.context ?? null),
       });
       const list = m.commands_supported;
       c.check(
@@ -58,16 +59,16 @@ export const metadataChecks = [
         Array.isArray(list) && list.every((x) => typeof x === "string") && list.includes("metadata"),
         {
           expected: "commands_supported: an array of names including metadata",
-          actual: JSON.stringify(list ?? null),
+          actual: quote(list ?? null),
         },
       );
       c.check("CMD-METADATA-ENDPOINT", m.command_endpoint === c.profile.baseUrl, {
         expected: `command_endpoint ${c.profile.baseUrl}`,
-        actual: JSON.stringify(m.command_endpoint ?? null),
+        actual: quote(m.command_endpoint ?? null),
       });
       c.check("CMD-METADATA-CLIENT-ID", m.client_id === c.profile.clientId, {
         expected: `client_id ${c.profile.clientId}`,
-        actual: JSON.stringify(m.client_id ?? null),
+        actual: quote(m.client_id ?? null),
       });
       const problems: string[] = [];
       if (m.aud_sub_required !== undefined && typeof m.aud_sub_required !== "boolean")

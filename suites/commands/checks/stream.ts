@@ -1,4 +1,5 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { eventJson, parseSse, streamEnded, type SseEvent } from "../../../mocks/op/sse.js";
 import type { CommandsProfile } from "../profile.js";
@@ -68,7 +69,7 @@ function problems(events: readonly SseEvent[], made: readonly string[]): string[
   if (s.complete === undefined) out.push("command-complete missing or repeated");
   else if (s.complete.total_accounts !== s.subs.length)
     out.push(
-      `total_accounts ${JSON.stringify(s.complete.total_accounts ?? null)} for ${s.subs.length} account-state events`,
+      `total_accounts ${quote(s.complete.total_accounts ?? null)} for ${s.subs.length} account-state events`,
     );
   if (s.last !== "command-complete") out.push(`last event ${s.last ?? "none"}`);
   return out;
@@ -120,7 +121,7 @@ export const streamChecks = [
           ids.every((x) => x !== undefined && x !== "") && new Set(ids).size === ids.length,
           {
             expected: "every event with an id, none repeated",
-            actual: `ids ${JSON.stringify(ids).slice(0, 600)}`,
+            actual: `ids ${quote(ids, 600)}`,
           },
         );
         const gz = await auditTenant(k, tenant, {
@@ -199,7 +200,7 @@ export const streamChecks = [
         if (new Set(ids).size !== ids.length) found.push("an event id came twice");
         c.check("CMD-STREAM-RESUME", resumed.res.status === 200 && found.length === 0, {
           expected: `the two parts join to one whole stream: each of the ${ACCOUNTS} accounts once, one command-complete with the right total, no event twice`,
-          actual: `${said(resumed.res)}: ${found.join("; ")}; ids ${JSON.stringify(ids).slice(0, 600)}`,
+          actual: `${said(resumed.res)}: ${found.join("; ")}; ids ${quote(ids, 600)}`,
         });
       } finally {
         await k.remove(...made);

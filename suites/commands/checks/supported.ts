@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { CommandsProfile } from "../profile.js";
 import { ASYNC, body, CommandClient, isError, LIFECYCLE, said, TENANT_COMMANDS } from "../client.js";
 
@@ -71,11 +72,11 @@ export const supportedChecks = [
       const list = await new CommandClient(c).supported();
       c.check("CMD-REACTIVATE-OFFERED", !list.includes("suspend") || list.includes("reactivate"), {
         expected: "reactivate listed beside suspend",
-        actual: JSON.stringify(list),
+        actual: quote(list),
       });
       c.check("CMD-RESTORE-OFFERED", !list.includes("archive") || list.includes("restore"), {
         expected: "restore listed beside archive",
-        actual: JSON.stringify(list),
+        actual: quote(list),
       });
     },
   }),

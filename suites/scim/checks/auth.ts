@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JWK } from "jose";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { breakSignature, signAssertion } from "../../../mocks/identity-service/assertion.js";
 import type { ScimProfile } from "../profile.js";
@@ -144,7 +145,7 @@ export const authChecks = [
         typeof body?.expires_in === "number" && body.expires_in > 0 && Number.isFinite(body.expires_in),
         {
           expected: "expires_in, a positive number of seconds",
-          actual: JSON.stringify(body?.expires_in ?? null),
+          actual: quote(body?.expires_in ?? null),
         },
       );
       const use = await s.call("GET", "/Users?count=1", { token, label: "use the token" });
@@ -170,10 +171,7 @@ export const authChecks = [
         broad.status === 200 ? granted === "scim" : broad.status === 400 && b?.error === "invalid_scope",
         {
           expected: 'scope "scim" only, or 400 invalid_scope',
-          actual:
-            broad.status === 200
-              ? `granted ${granted}`
-              : `${broad.status} ${JSON.stringify(b?.error ?? null)}`,
+          actual: broad.status === 200 ? `granted ${granted}` : `${broad.status} ${quote(b?.error ?? null)}`,
           res: broad,
         },
       );
@@ -203,7 +201,7 @@ export const authChecks = [
         md.status === 200 && typeof doc?.token_endpoint === "string" && issuerOk,
         {
           expected: "200 with token_endpoint, and issuer equal to the profile's issuer (RFC 8414 §3.3)",
-          actual: `${md.status} ${md.jsonError ?? `issuer: ${JSON.stringify(doc?.issuer)}, token_endpoint: ${JSON.stringify(doc?.token_endpoint)}`}`,
+          actual: `${md.status} ${md.jsonError ?? `issuer: ${quote(doc?.issuer)}, token_endpoint: ${quote(doc?.token_endpoint)}`}`,
         },
       );
     },

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, SCIM_JSON, URN } from "../scim-client.js";
 
@@ -16,17 +17,17 @@ export const discoveryChecks = [
       const schemas = Array.isArray(spc.schemas) ? spc.schemas : [];
       c.check("SCIM-SPC-AVAILABLE", schemas.includes(URN.spc), {
         expected: `schemas includes ${URN.spc}`,
-        actual: JSON.stringify(spc.schemas),
+        actual: quote(spc.schemas),
       });
       const supported = (k: string): unknown => (spc[k] as { supported?: unknown } | undefined)?.supported;
       c.check("SCIM-SPC-CAPABILITIES", supported("patch") === true && supported("filter") === true, {
         expected: "patch.supported and filter.supported are true",
-        actual: `patch.supported: ${JSON.stringify(supported("patch"))}, filter.supported: ${JSON.stringify(supported("filter"))}`,
+        actual: `patch.supported: ${quote(supported("patch"))}, filter.supported: ${quote(supported("filter"))}`,
       });
       const pg = spc.pagination as { cursor?: unknown; index?: unknown } | undefined;
       c.check("SCIM-SPC-PAGINATION", typeof pg?.cursor === "boolean" || typeof pg?.index === "boolean", {
         expected: "a pagination object with cursor and index (RFC 9865)",
-        actual: JSON.stringify(spc.pagination ?? null),
+        actual: quote(spc.pagination ?? null),
       });
       const ct = res.header("content-type") ?? "";
       c.check("SCIM-MEDIA-TYPE", ct.toLowerCase().startsWith(SCIM_JSON), {

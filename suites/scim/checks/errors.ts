@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
 import { ScimClient, scimError, URN } from "../scim-client.js";
@@ -27,7 +28,7 @@ function judgeError(c: CheckContext<ScimProfile>, res: HttpResponse, what: strin
   const schemas = Array.isArray(e?.schemas) ? e.schemas : [];
   c.check("SCIM-ERROR-SCHEMA", schemas.includes(URN.error) && e?.status === String(res.status), {
     expected: `${what}: schemas [${URN.error}] and status "${res.status}" (a string)`,
-    actual: `schemas ${JSON.stringify(e?.schemas ?? null)}, status ${JSON.stringify(e?.status ?? null)}`,
+    actual: `schemas ${quote(e?.schemas ?? null)}, status ${quote(e?.status ?? null)}`,
     res,
   });
   const leak = LEAKS.find(([, re]) => re.test(res.text));
@@ -51,7 +52,7 @@ export const errorChecks = [
       });
       c.check("SCIM-ERROR-FILTER", res.status === 400 && scimError(res)?.scimType === "invalidFilter", {
         expected: "400 with scimType invalidFilter",
-        actual: `${res.status} scimType ${JSON.stringify(scimError(res)?.scimType ?? null)}`,
+        actual: `${res.status} scimType ${quote(scimError(res)?.scimType ?? null)}`,
         res,
       });
       judgeError(c, res, "invalid filter");
@@ -72,7 +73,7 @@ export const errorChecks = [
       if (res.status === 201 && typeof id === "string") await s.remove("Users", id);
       c.check("SCIM-ERROR-SYNTAX", res.status === 400 && scimError(res)?.scimType === "invalidSyntax", {
         expected: "400 with scimType invalidSyntax",
-        actual: `${res.status} scimType ${JSON.stringify(scimError(res)?.scimType ?? null)}`,
+        actual: `${res.status} scimType ${quote(scimError(res)?.scimType ?? null)}`,
         res,
       });
       judgeError(c, res, "invalid syntax");
@@ -84,15 +85,26 @@ export const errorChecks = [
     requirements: ["SCIM-ERROR-NOT-FOUND", "SCIM-ERROR-SCHEMA", "SCIM-ERROR-NO-LEAK"],
     async run(c) {
       const s = new ScimClient(c);
+      const notErrors: string[] = [];
       for (const kind of ["Users", "Groups"]) {
         const res = await s.call("GET", `/${kind}/${randomUUID()}`, { label: `unknown ${kind} id` });
         c.check("SCIM-ERROR-NOT-FOUND", res.status === 404, {
           expected: "404",
-          actual: String(res.status),
+          actual: `${res.status}${res.status >= 300 && res.status < 400 ? ` to ${quote(res.header("location") ?? null, 120)}` : ""}`,
           res,
         });
         if (res.status >= 400) judgeError(c, res, `unknown ${kind} id`);
+        else notErrors.push(`${kind} ${res.status}`);
       }
+      // A 302 or 200 for an unknown id is SCIM-ERROR-NOT-FOUND's failure; with no error body
+      // at all there is nothing for the error format and leak rules to judge here.
+      if (notErrors.length === 2)
+        for (const id of ["SCIM-ERROR-SCHEMA", "SCIM-ERROR-NO-LEAK"])
+          c.skipOnly(
+            id,
+            `no error response to judge: the unknown ids answered ${notErrors.join(", ")} (see SCIM-ERROR-NOT-FOUND)`,
+            "dependency",
+          );
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, URN } from "../scim-client.js";
@@ -50,7 +51,7 @@ export const groupChecks = [
         const g = one.json as { id?: unknown; members?: unknown } | undefined;
         c.check("SCIM-GROUP-GET-EXCLUDE", one.status === 200 && g?.id === gid && g?.members === undefined, {
           expected: "200 with the group and no members attribute",
-          actual: `${one.status} members: ${JSON.stringify(g?.members ?? null).slice(0, 200)}`,
+          actual: `${one.status} members: ${quote(g?.members ?? null)}`,
           res: one,
         });
         const filter = encodeURIComponent(`displayName eq "${name}"`);
@@ -63,7 +64,7 @@ export const groupChecks = [
           found.status === 200 && list?.length === 1 && list[0]?.id === gid && list[0]?.members === undefined,
           {
             expected: `200 with exactly the group ${gid}, without members`,
-            actual: `${found.status}: ${list ? JSON.stringify(list.map((x) => ({ id: x.id, members: x.members !== undefined }))) : found.text.slice(0, 200)}`,
+            actual: `${found.status}: ${list ? quote(list.map((x) => ({ id: x.id, members: x.members !== undefined }))) : found.text.slice(0, 200)}`,
             res: found,
           },
         );
@@ -98,7 +99,7 @@ export const groupChecks = [
           (add.status === 200 || add.status === 204) && memberIds(afterAdd).includes(user.id),
           {
             expected: `200 (or 204), then member ${user.id}`,
-            actual: `${add.status}, then members ${JSON.stringify(memberIds(afterAdd))}`,
+            actual: `${add.status}, then members ${quote(memberIds(afterAdd))}`,
             res: afterAdd,
           },
         );
@@ -112,7 +113,7 @@ export const groupChecks = [
           (rm.status === 200 || rm.status === 204) && !memberIds(afterRm).includes(user.id),
           {
             expected: `200 (or 204), then no member ${user.id}`,
-            actual: `${rm.status}, then members ${JSON.stringify(memberIds(afterRm))}`,
+            actual: `${rm.status}, then members ${quote(memberIds(afterRm))}`,
             res: afterRm,
           },
         );

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, URN } from "../scim-client.js";
 
@@ -44,7 +45,7 @@ async function walk(
     if (!Array.isArray(body?.schemas) || !body.schemas.includes(URN.list))
       return {
         ids,
-        problem: `page ${page} is not a ListResponse (schemas ${JSON.stringify(body?.schemas)})`,
+        problem: `page ${page} is not a ListResponse (schemas ${quote(body?.schemas)})`,
       };
     if (typeof body.totalResults !== "number") return { ids, problem: `page ${page} has no totalResults` };
     if (total !== undefined && body.totalResults !== total)

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, scimError, URN } from "../scim-client.js";
@@ -55,7 +56,7 @@ export const userChecks = [
         const meta = u.meta as { location?: unknown; resourceType?: unknown } | undefined;
         c.check("SCIM-USER-CREATE", typeof meta === "object" && meta !== null, {
           expected: "a meta object",
-          actual: JSON.stringify(u.meta ?? null),
+          actual: quote(u.meta ?? null),
         });
         const location = res.header("location");
         c.check("SCIM-USER-CREATE", location !== undefined && location.length > 0, {
@@ -71,7 +72,7 @@ export const userChecks = [
             String(g.userName).toLowerCase() === String(payload.userName).toLowerCase(),
           {
             expected: `200 with id ${id} and userName ${String(payload.userName)}`,
-            actual: `${got.status} id ${JSON.stringify(g.id)} userName ${JSON.stringify(g.userName)}`,
+            actual: `${got.status} id ${quote(g.id)} userName ${quote(g.userName)}`,
             res: got,
           },
         );
@@ -83,7 +84,7 @@ export const userChecks = [
             emails.some((e) => String(e.value).toLowerCase() === email.toLowerCase() && e.primary === true),
           {
             expected: `externalId ${String(payload.externalId)} and primary email ${email}`,
-            actual: `externalId ${JSON.stringify(g.externalId)}, emails ${JSON.stringify(g.emails ?? null)}`,
+            actual: `externalId ${quote(g.externalId)}, emails ${quote(g.emails ?? null)}`,
             res: got,
           },
         );
@@ -108,7 +109,7 @@ export const userChecks = [
           const list = resources(r);
           c.check(reqId, r.status === 200 && list !== undefined && list.length === 1 && list[0]?.id === id, {
             expected: `200 with exactly the user ${id}`,
-            actual: `${r.status}: ${list ? `${list.length} result(s) ${JSON.stringify(list.map((x) => x.id))}` : r.text.slice(0, 200)}`,
+            actual: `${r.status}: ${list ? `${list.length} result(s) ${quote(list.map((x) => x.id))}` : r.text.slice(0, 200)}`,
             res: r,
           });
         };
@@ -142,7 +143,7 @@ export const userChecks = [
         const e = scimError(again.res);
         c.check("SCIM-USER-UNIQUENESS", again.res.status === 409 && e?.scimType === "uniqueness", {
           expected: "409 with scimType uniqueness",
-          actual: `${again.res.status} scimType ${JSON.stringify(e?.scimType ?? null)}`,
+          actual: `${again.res.status} scimType ${quote(e?.scimType ?? null)}`,
           res: again.res,
         });
       } finally {
@@ -173,7 +174,7 @@ export const userChecks = [
           (p.status === 200 || p.status === 204) && body(after).displayName === name,
           {
             expected: `200 (or 204), then displayName "${name}"`,
-            actual: `${p.status}, then displayName ${JSON.stringify(body(after).displayName)}`,
+            actual: `${p.status}, then displayName ${quote(body(after).displayName)}`,
             res: after,
           },
         );
@@ -187,7 +188,7 @@ export const userChecks = [
           (off.status === 200 || off.status === 204) && body(readOff).active === false,
           {
             expected: "200 (or 204), then active false",
-            actual: `${off.status}, then active ${JSON.stringify(body(readOff).active)}`,
+            actual: `${off.status}, then active ${quote(body(readOff).active)}`,
             res: readOff,
           },
         );
@@ -201,7 +202,7 @@ export const userChecks = [
           (on.status === 200 || on.status === 204) && body(readOn).active === true,
           {
             expected: "200 (or 204), then active true",
-            actual: `${on.status} ${on.status >= 400 ? on.text.slice(0, 200) : ""}, then active ${JSON.stringify(body(readOn).active)}`,
+            actual: `${on.status} ${on.status >= 400 ? on.text.slice(0, 200) : ""}, then active ${quote(body(readOn).active)}`,
             res: on.status >= 400 ? on : readOn,
           },
         );

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { defineCheck } from "../../../src/engine/check.js";
+import { HarnessError } from "../../../src/engine/errors.js";
+import { quote } from "../../../src/engine/quote.js";
 import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
-import { BrowserStepError } from "../../../mocks/wallet/errors.js";
+import { BrowserStepError, BrowserUnreachableError, WalletError } from "../../../mocks/wallet/errors.js";
 import { pkce } from "../../../mocks/wallet/pkce.js";
 import type { VciProfile } from "../profile.js";
 import { body, said, Vci, type Ctx } from "../client.js";
@@ -52,8 +54,9 @@ export const authorizationChecks = [
       const secrets = a.steps.flatMap((s) => ("fill" in s && s.fill.value.length >= 4 ? [s.fill.value] : []));
       for (const s of secrets) c.secret(s, "BROWSER_INPUT");
       let redirectedTo: string;
+      let trail: string[];
       try {
-        ({ redirectedTo } = await authorizeInBrowser({
+        ({ redirectedTo, trail } = await authorizeInBrowser({
           authorizationUrl: url.href,
           steps: a.steps,
           redirectUri,
@@ -62,21 +65,44 @@ export const authorizationChecks = [
           secrets,
         }));
       } catch (e) {
-        // The harness's browser, or the profile's steps, failed: nothing about the issuer was seen.
+        // A page that could not be loaded: the issuer was not reached, nothing was observed.
+        if (e instanceof BrowserUnreachableError)
+          throw new HarnessError(
+            /CERT|SSL/.test(e.errorText)
+              ? "IDC_HTTP_TLS"
+              : e.errorText === "timeout"
+                ? "IDC_HTTP_TIMEOUT"
+                : "IDC_HTTP_UNREACHABLE",
+            `the authorization code flow in the browser: ${e.message}`,
+          );
+        // The harness's browser, or the profile's steps, do not fit the pages: nothing judged.
         if (e instanceof BrowserStepError)
-          throw new Error(`the browser step (authorization.steps) could not be carried out: ${e.message}`);
+          throw new HarnessError(
+            "IDC_SETUP",
+            `the browser steps (suites.vci.authorization.steps) could not be carried out: ${e.message}`,
+          );
+        if (!(e instanceof WalletError)) throw e;
         c.check("VCI-AUTHZ-FLOW", false, {
           expected: `the browser steps end at ${redirectUri} with a code`,
-          actual: (e as Error).message,
+          actual: e.message,
         });
         return;
       }
       const back = new URL(redirectedTo).searchParams;
       const code = back.get("code");
+      const error = back.get("error");
+      const description = back.get("error_description");
       c.note(`authorization response: ${[...back.keys()].join(", ")}`);
+      // The page the Authorization Server redirected from (the trail ends at the redirect URI).
+      const from = trail.at(-2) ?? "the authorization URL";
       c.require("VCI-AUTHZ-FLOW", code !== null && back.get("state") === state, {
         expected: "redirect with code and the same state",
-        actual: code === null ? `redirect with ${back.get("error") ?? "no code"}` : "a different state",
+        actual:
+          code !== null
+            ? "a different state"
+            : error !== null
+              ? `redirect from ${from} with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`
+              : `redirect from ${from} with no code`,
       });
       c.secret(code!, "AUTHORIZATION_CODE");
       const res = await v.token({
@@ -98,7 +124,7 @@ export const authorizationChecks = [
           expected: `200 with an access token and authorization_details for ${a.configuration} with credential_identifiers`,
           actual:
             res.status === 200
-              ? `authorization_details ${JSON.stringify(b.authorization_details ?? null).slice(0, 200)}`
+              ? `authorization_details ${quote(b.authorization_details ?? null)}`
               : said(res),
           res,
         },

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HolderKey } from "../../../mocks/wallet/keys.js";
 import type { ParsedCredential } from "../../../mocks/wallet/credential.js";
 import { jwkThumbprint } from "../../../mocks/wallet/thumbprint.js";
@@ -26,7 +27,7 @@ async function batchSize(c: Ctx, v: Vci, room: number): Promise<number> {
   const n = isObject(b) ? b.batch_size : undefined;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 2)
     c.skip(
-      `batch_credential_issuance.batch_size is ${JSON.stringify(n) ?? "absent"}, not an integer of 2 or more: see VCI-META-BATCH-SIZE`,
+      `batch_credential_issuance.batch_size is ${quote(n)}, not an integer of 2 or more: see VCI-META-BATCH-SIZE`,
       "dependency",
     );
   if (n + room > MAX_PROOFS)
@@ -125,7 +126,7 @@ export const batchChecks = [
         );
       if (!readableFormat(s.conf.format))
         c.skip(
-          `configuration ${s.id} has format ${JSON.stringify(s.conf.format)}; the Wallet reads dc+sd-jwt and jwt_vc_json`,
+          `configuration ${s.id} has format ${quote(s.conf.format)}; the Wallet reads dc+sd-jwt and jwt_vc_json`,
           "other",
         );
       const values = credentialValues(r.body);

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
 import { isError, said, Vci, type CredentialReply, type Ctx } from "../client.js";
 
@@ -46,7 +47,7 @@ export const deferredChecks = [
           b.credentials === undefined,
         {
           expected: "202 with transaction_id and a positive interval, without credentials",
-          actual: first.decryptError ?? `${first.res.status} ${JSON.stringify(b).slice(0, 200)}`,
+          actual: first.decryptError ?? `${first.res.status} ${quote(b)}`,
           res: first.res,
         },
       );
@@ -64,7 +65,7 @@ export const deferredChecks = [
         const p = reply.body;
         c.check("VCI-DEFERRED-PENDING", p.transaction_id === txId && positive(p.interval), {
           expected: "202 with the same transaction_id and an interval",
-          actual: `transaction_id ${p.transaction_id === txId ? "the same" : JSON.stringify(p.transaction_id ?? null)}, interval ${JSON.stringify(p.interval ?? null)}`,
+          actual: `transaction_id ${p.transaction_id === txId ? "the same" : quote(p.transaction_id ?? null)}, interval ${quote(p.interval ?? null)}`,
           res: reply.res,
         });
         if (positive(p.interval)) interval = p.interval as number;

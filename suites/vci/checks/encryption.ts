@@ -1,5 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import { parseJsonBounded } from "../../../src/http/json-bounds.js";
 import type { VciProfile } from "../profile.js";
 import { body, isJwtType, isObject, said, Vci, type CredentialReply, type Json } from "../client.js";
 import { baseline, goodRequest, session } from "../session.js";
@@ -11,12 +13,8 @@ const WALLET_ENCS = ["A128GCM", "A256GCM"];
 function jweHeader(text: string): Json | undefined {
   const parts = text.trim().split(".");
   if (parts.length !== 5 || parts[0] === undefined) return undefined;
-  try {
-    const h: unknown = JSON.parse(Buffer.from(parts[0], "base64url").toString("utf8"));
-    return isObject(h) ? h : undefined;
-  } catch {
-    return undefined;
-  }
+  const p = parseJsonBounded(Buffer.from(parts[0], "base64url").toString("utf8"));
+  return p.ok && isObject(p.value) ? p.value : undefined;
 }
 
 /** The issuer's credential_response_encryption metadata, or a skip (not offered). */
@@ -103,9 +101,7 @@ export const encryptionChecks = [
         const h = jweHeader(r.res.text);
         c.check("VCI-ENC-RESPONSE", h?.enc === enc, {
           expected: `JWE protected header enc ${enc}, as requested`,
-          actual: h
-            ? `enc ${JSON.stringify(h.enc) ?? "absent"}, alg ${JSON.stringify(h.alg) ?? "absent"}`
-            : "no readable JWE protected header",
+          actual: h ? `enc ${quote(h.enc)}, alg ${quote(h.alg)}` : "no readable JWE protected header",
           res: r.res,
         });
         if (r.decryptError === undefined && !Array.isArray(r.body.credentials))
@@ -142,7 +138,7 @@ export const encryptionChecks = [
       });
       const code = body(r.res).error;
       if (r.res.status === 400 && code !== "invalid_encryption_parameters")
-        c.note(`refused with error ${JSON.stringify(code) ?? "absent"}, not invalid_encryption_parameters`);
+        c.note(`refused with error ${quote(code)}, not invalid_encryption_parameters`);
     },
   }),
 ];

@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import { AS_WELL_KNOWN, wellKnownUrl } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
 import {
@@ -135,7 +136,7 @@ export const metadataChecks = [
       const m = body(res);
       c.check("VCI-META-ISSUER-MATCH", m.credential_issuer === v.issuer, {
         expected: `credential_issuer exactly ${JSON.stringify(v.issuer)}`,
-        actual: JSON.stringify(m.credential_issuer ?? null),
+        actual: quote(m.credential_issuer ?? null),
       });
       const confs = m.credential_configurations_supported;
       c.check(
@@ -144,7 +145,7 @@ export const metadataChecks = [
         {
           expected:
             "credential_endpoint (URL string) and a non-empty credential_configurations_supported object",
-          actual: `credential_endpoint ${JSON.stringify(m.credential_endpoint ?? null)}, credential_configurations_supported ${isObject(confs) ? `${Object.keys(confs).length} entries` : JSON.stringify(confs ?? null)}`,
+          actual: `credential_endpoint ${quote(m.credential_endpoint ?? null)}, credential_configurations_supported ${isObject(confs) ? `${Object.keys(confs).length} entries` : quote(confs ?? null)}`,
         },
       );
       const insecure = ENDPOINTS.filter((e) => m[e] !== undefined).filter((e) => {
@@ -156,7 +157,7 @@ export const metadataChecks = [
       });
       c.check("VCI-META-HTTPS", insecure.length === 0, {
         expected: "every endpoint URL https",
-        actual: insecure.map((e) => `${e} ${JSON.stringify(m[e])}`).join("; ") || "all https",
+        actual: insecure.map((e) => `${e} ${quote(m[e])}`).join("; ") || "all https",
       });
       c.check(
         "VCI-META-AUTH-SERVERS",
@@ -165,7 +166,7 @@ export const metadataChecks = [
             (m.authorization_servers as string[]).every((x) => v.usable(x))),
         {
           expected: "authorization_servers absent, or a non-empty array of https identifiers",
-          actual: JSON.stringify(m.authorization_servers ?? null).slice(0, 300),
+          actual: quote(m.authorization_servers ?? null, 300),
         },
       );
       const batch = m.batch_credential_issuance;
@@ -175,7 +176,7 @@ export const metadataChecks = [
         const size = isObject(batch) ? batch.batch_size : undefined;
         c.check("VCI-META-BATCH-SIZE", Number.isInteger(size) && (size as number) >= 2, {
           expected: "batch_credential_issuance.batch_size an integer of at least 2",
-          actual: JSON.stringify(batch),
+          actual: quote(batch),
         });
       }
       const displays: [string, unknown, boolean][] = [["display", m.display, false]];
@@ -228,8 +229,7 @@ export const metadataChecks = [
           format.push(`${id} is not an object`);
           continue;
         }
-        if (typeof conf.format !== "string")
-          format.push(`${id}.format is ${JSON.stringify(conf.format ?? null)}`);
+        if (typeof conf.format !== "string") format.push(`${id}.format is ${quote(conf.format ?? null)}`);
         if (conf.scope !== undefined && typeof conf.scope !== "string")
           format.push(`${id}.scope is not a string`);
         if (
@@ -249,7 +249,7 @@ export const metadataChecks = [
         if (hasBinding) {
           const b = conf.cryptographic_binding_methods_supported;
           if (!nonEmptyStrings(b) || !(b as string[]).every((x) => BINDING.test(x)))
-            binding.push(`${id}: ${JSON.stringify(b)}`);
+            binding.push(`${id}: ${quote(b)}`);
         }
         if (hasProofs) {
           const pt = conf.proof_types_supported;
@@ -266,7 +266,7 @@ export const metadataChecks = [
                   ["key_storage", "user_authentication"].every(
                     (k) => ka[k] === undefined || nonEmptyStrings(ka[k]),
                   );
-                if (!ok) proofTypes.push(`${id}.${type}.key_attestations_required: ${JSON.stringify(ka)}`);
+                if (!ok) proofTypes.push(`${id}.${type}.key_attestations_required: ${quote(ka)}`);
               }
             }
         }
@@ -336,16 +336,16 @@ export const metadataChecks = [
       }
       c.check("VCI-META-SIGNED-TYP", header.typ === v.ids.metadataJwtTyp, {
         expected: `typ ${v.ids.metadataJwtTyp}`,
-        actual: `typ ${JSON.stringify(header.typ ?? null)}`,
+        actual: `typ ${quote(header.typ ?? null)}`,
       });
       const alg = typeof header.alg === "string" ? header.alg : "";
       c.check("VCI-META-SIGNED-ALG", alg !== "" && alg.toLowerCase() !== "none" && !MAC.test(alg), {
         expected: "an asymmetric signature algorithm",
-        actual: `alg ${JSON.stringify(header.alg ?? null)}`,
+        actual: `alg ${quote(header.alg ?? null)}`,
       });
       c.check("VCI-META-SIGNED-SUB", claims.sub === v.issuer && Number.isInteger(claims.iat), {
         expected: `sub ${v.issuer} and an integer iat`,
-        actual: `sub ${JSON.stringify(claims.sub ?? null)}, iat ${JSON.stringify(claims.iat ?? null)}`,
+        actual: `sub ${quote(claims.sub ?? null)}, iat ${quote(claims.iat ?? null)}`,
       });
       if (!c.profile.metadataKeys) {
         c.skipOnly(
@@ -372,7 +372,7 @@ export const metadataChecks = [
         }
       }
       c.check("VCI-META-SIGNED-SIGNATURE", verified, {
-        expected: `a signature by one of the ${keys.length} trusted key(s)${header.kid ? ` (kid ${String(header.kid)})` : ""}`,
+        expected: `a signature by one of the ${keys.length} trusted key(s)${header.kid ? ` (kid ${quote(header.kid, 100)})` : ""}`,
         actual: verified ? "verified" : "no trusted key verifies it",
       });
     },
@@ -400,7 +400,7 @@ export const metadataChecks = [
           expected: `200 at ${url} with issuer ${id} and an https token_endpoint`,
           actual:
             res.status === 200
-              ? `issuer ${JSON.stringify(b.issuer ?? null)}, token_endpoint ${JSON.stringify(b.token_endpoint ?? null)}`
+              ? `issuer ${quote(b.issuer ?? null)}, token_endpoint ${quote(b.token_endpoint ?? null)}`
               : said(res),
         });
       }

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
 import { body, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
 
@@ -96,7 +97,7 @@ export const nonceChecks = [
           found.length > 0
             ? `${found.join("; ")} (first values: ${values
                 .slice(0, 3)
-                .map((x) => JSON.stringify(x.slice(0, 40)))
+                .map((x) => quote(x.slice(0, 40)))
                 .join(", ")})`
             : "no pattern found",
       });

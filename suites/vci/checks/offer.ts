@@ -1,5 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import { parseJsonBounded } from "../../../src/http/json-bounds.js";
 import { PRE_AUTHORIZED_GRANT } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
 import {
@@ -27,7 +29,7 @@ function invocationParams(raw: string): URLSearchParams | undefined {
 function memberProblems(offer: Json, issuer: string): string[] {
   const out: string[] = [];
   if (offer.credential_issuer !== issuer)
-    out.push(`credential_issuer ${JSON.stringify(offer.credential_issuer ?? null)} is not ${issuer}`);
+    out.push(`credential_issuer ${quote(offer.credential_issuer ?? null)} is not ${issuer}`);
   const ids = offer.credential_configuration_ids;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string"))
     out.push("credential_configuration_ids is not a non-empty array of strings");
@@ -57,7 +59,10 @@ function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: Http
     expected: "every credential_configuration_id a key of credential_configurations_supported",
     actual:
       unknown.length > 0
-        ? `not in the metadata: ${unknown.map((x) => JSON.stringify(x)).join(", ")}`
+        ? `not in the metadata: ${unknown
+            .slice(0, 10)
+            .map((x) => quote(x, 80))
+            .join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`
         : "all known",
     ...(res ? { res } : {}),
   });
@@ -78,7 +83,7 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
     return { raw: undefined, offer: raw, res: undefined, uri: undefined };
   }
   if (typeof raw !== "string")
-    c.skip(`the offer source gave ${JSON.stringify(raw)}, neither an invocation nor an offer`, "dependency");
+    c.skip(`the offer source gave ${quote(raw)}, neither an invocation nor an offer`, "dependency");
   const params = invocationParams(raw);
   // An offer meant by value is read by value, even when the invocation also names a URI.
   const byValue = kind === "byValue" && params?.has("credential_offer") === true;
@@ -108,12 +113,8 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
   }
   const value = params?.get("credential_offer");
   if (value === undefined || value === null) return { raw, offer: undefined, res: undefined, uri: undefined };
-  let offer: unknown;
-  try {
-    offer = JSON.parse(value);
-  } catch {
-    offer = undefined;
-  }
+  const parsed = parseJsonBounded(value);
+  const offer = parsed.ok ? parsed.value : undefined;
   if (isObject(offer)) v.protect(offer);
   return { raw, offer: isObject(offer) ? offer : undefined, res: undefined, uri: undefined };
 }
@@ -201,7 +202,7 @@ export const offerChecks = [
             ? "no authorization_server in grants (the metadata lists fewer than two authorization_servers)"
             : `authorization_server one of ${servers.join(", ")}`,
         actual:
-          wrong.map(([g, as]) => `${g}.authorization_server ${JSON.stringify(as)}`).join("; ") ||
+          wrong.map(([g, as]) => `${g.slice(0, 80)}.authorization_server ${quote(as)}`).join("; ") ||
           "none named",
         res,
       });
@@ -263,9 +264,9 @@ export const offerChecks = [
       if (!isObject(tx)) problems.push("tx_code is not an object");
       else {
         if (tx.input_mode !== undefined && tx.input_mode !== "numeric" && tx.input_mode !== "text")
-          problems.push(`input_mode ${JSON.stringify(tx.input_mode)}`);
+          problems.push(`input_mode ${quote(tx.input_mode)}`);
         if (tx.length !== undefined && !(Number.isInteger(tx.length) && (tx.length as number) > 0))
-          problems.push(`length ${JSON.stringify(tx.length)}`);
+          problems.push(`length ${quote(tx.length)}`);
         if (
           tx.description !== undefined &&
           (typeof tx.description !== "string" || [...tx.description].length > 300)

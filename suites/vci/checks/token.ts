@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { VciProfile } from "../profile.js";
 import { body, isError, isJsonType, isObject, noStore, said, Vci, type Ctx } from "../client.js";
@@ -206,7 +207,7 @@ export const tokenChecks = [
           ids.every((x) => typeof x === "string"),
         {
           expected: `authorization_details with {type: ${v.ids.authorizationDetailsType}, credential_configuration_id: ${id}, credential_identifiers: [...]}`,
-          actual: JSON.stringify(ad ?? null).slice(0, 300),
+          actual: quote(ad ?? null, 300),
         },
       );
     },
