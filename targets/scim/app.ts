@@ -26,6 +26,8 @@ export interface ScimAppOptions {
   /** The origin the server listens on (`http://127.0.0.1:port`), known once it listens. */
   readonly origin: () => string;
   readonly client: TrustedClient;
+  /** The rate limiter's clock (tests freeze it, so a burst's verdict never depends on load). */
+  readonly clock?: () => number;
 }
 
 /**
@@ -59,7 +61,7 @@ export function createScimApp(o: ScimAppOptions): Hono {
   app.post("/oauth/token", tokenEndpoint({ client: o.client, tokens, jtis: new JtiCache(), faults, urls }));
 
   const scim = new Hono();
-  scim.use("*", bearerGuard({ tokens, rate: new RateLimiter(), faults }));
+  scim.use("*", bearerGuard({ tokens, rate: new RateLimiter(undefined, o.clock), faults }));
   scim.route("/", discoveryRoutes(deps));
   scim.route("/", userRoutes(deps));
   scim.route("/", groupRoutes(deps));

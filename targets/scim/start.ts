@@ -16,6 +16,8 @@ export interface StartScimOptions {
    */
   readonly clientJwk?: JWK;
   readonly tls?: { key: string; cert: string };
+  /** The rate limiter's clock, for tests (default `Date.now`). */
+  readonly clock?: () => number;
 }
 
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
@@ -51,6 +53,7 @@ export async function startScimTarget(opts: StartScimOptions): Promise<RunningTa
     faults,
     origin: () => origin,
     client: { clientId: CLIENT_ID, key, kid: publicJwk.kid },
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const server = await serveApp(app, {
     ...(opts.port !== undefined ? { port: opts.port } : {}),
