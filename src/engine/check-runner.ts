@@ -1,7 +1,8 @@
 import { HarnessError } from "./errors.js";
 import { prefix, RecordingClient, type ClientOptions, type HttpResponse } from "../http/client.js";
 import { Redactor, WITHHELD, type SecretEntry } from "../http/redactor.js";
-import type { CheckContext, CheckDefinition, CheckResult, Details, Finding } from "./check.js";
+import type { CheckContext, CheckDefinition, CheckResult, Details } from "./check.js";
+import type { Exchange } from "../http/exchange.js";
 import type { Outcome, SkipKind } from "./verdict.js";
 
 class StopCheck extends Error {}
@@ -173,58 +174,37 @@ export async function runCheck(
     signal?.removeEventListener("abort", onAbort);
   }
 
-  try {
-    return finish();
-  } catch {
-    // Redaction never fails open: if the texts could not be made safe, none of them leaves.
-    return {
-      check: def.id,
-      suite: env.suite,
-      title: def.title,
-      section: env.section,
-      requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
-      findings: raw.map((f) => ({
-        requirements: f.requirements,
-        outcome: f.outcome,
-        message: WITHHELD,
-        exchanges: [],
-        ...(f.kind ? { skipKind: f.kind } : {}),
-        ...(f.code ? { code: f.code } : {}),
-      })),
-      exchanges: [],
-      notes: [`${WITHHELD}: the evidence of this check is left out`],
-      durationMs: Date.now() - started,
-    };
-  }
-
-  function finish(): CheckResult {
-    // Redact only now: secrets the check registered late still cover earlier text.
-    const exchanges = http.evidence(redactor, new Set(raw.flatMap((f) => f.exchanges ?? [])));
-    // A skipOnly later overtaken by an observation is no longer a finding.
-    const current = raw.filter(
-      (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),
-    );
-    const findings: Finding[] = current.map((f) => ({
+  // A skipOnly later overtaken by an observation is no longer a finding.
+  const current = raw.filter(
+    (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),
+  );
+  const result = (text: (s: string) => string, exchanges: Exchange[], extra: string[] = []): CheckResult => ({
+    check: def.id,
+    suite: env.suite,
+    title: def.title,
+    section: env.section,
+    requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
+    findings: current.map((f) => ({
       requirements: f.requirements,
       outcome: f.outcome,
-      message: redactor.text(f.details.message ?? defaultMessage(f.outcome)),
-      ...(f.details.expected !== undefined ? { expected: redactor.text(f.details.expected) } : {}),
-      ...(f.details.actual !== undefined ? { actual: redactor.text(f.details.actual) } : {}),
-      exchanges: f.exchanges ?? [],
+      message: text(f.details.message ?? defaultMessage(f.outcome)),
+      ...(f.details.expected !== undefined ? { expected: text(f.details.expected) } : {}),
+      ...(f.details.actual !== undefined ? { actual: text(f.details.actual) } : {}),
+      exchanges: exchanges.length > 0 ? (f.exchanges ?? []) : [],
       ...(f.kind ? { skipKind: f.kind } : {}),
       ...(f.code ? { code: f.code } : {}),
-    }));
-    return {
-      check: def.id,
-      suite: env.suite,
-      title: def.title,
-      section: env.section,
-      requirements: Object.fromEntries(def.requirements.map((id) => [id, outcomes.get(id) ?? "errored"])),
-      findings,
-      exchanges,
-      notes: notes.map((n) => redactor.text(n)),
-      durationMs: Date.now() - started,
-    };
+    })),
+    exchanges,
+    notes: [...notes.map(text), ...extra],
+    durationMs: Date.now() - started,
+  });
+  try {
+    // Redact only now: secrets the check registered late still cover earlier text.
+    const exchanges = http.evidence(redactor, new Set(current.flatMap((f) => f.exchanges ?? [])));
+    return result((t) => redactor.text(t), exchanges);
+  } catch {
+    // Redaction never fails open: if the texts could not be made safe, none of them leaves.
+    return result(() => WITHHELD, [], ["the evidence of this check is left out"]);
   }
 }
 
