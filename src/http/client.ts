@@ -49,6 +49,11 @@ export interface HttpRequest {
    * far (how a client abandons a stream); the response is then marked `stopped`.
    */
   readonly stopWhen?: (text: string) => boolean;
+  /**
+   * Read the whole body (the connection stays usable) but keep only its start: `text` is then
+   * that start. For requests whose body the check does not judge (a burst that counts statuses).
+   */
+  readonly discardBody?: boolean;
 }
 
 export interface HttpResponse {
@@ -269,6 +274,25 @@ export class RecordingClient {
     const bodiless =
       method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
     const declared = bodiless ? 0 : Number(resHeaders["content-length"] ?? "NaN");
+    if (!bodiless && req.discardBody && !req.decode && !req.stopWhen) {
+      let kept: string | undefined;
+      try {
+        kept = await readDiscarding(res.body, maxBytes, raw);
+      } catch (err) {
+        return failed(raw, url, ...classify(err, timeout, timeoutMs));
+      }
+      if (kept === undefined)
+        return failed(
+          raw,
+          url,
+          "IDC_HTTP_TOO_LARGE",
+          `response body passed the ${maxBytes}-byte cap; reading stopped`,
+        );
+      raw.resBody = kept;
+      raw.resCut = raw.resBytes > Buffer.byteLength(kept);
+      raw.durationMs = Date.now() - raw.startedAt;
+      return new RecordedResponse(res.statusCode, resHeaders, kept, raw.resBytes, raw.id);
+    }
     if (!bodiless && (req.decode || req.stopWhen)) {
       let read: Awaited<ReturnType<typeof readStream>>;
       try {
@@ -439,6 +463,38 @@ async function readCapped(
     throw err;
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads a body to its end, bounded by the cap, keeping only its first 2 KiB (then `undefined`
+ * past the cap, with that start in the evidence).
+ */
+async function readDiscarding(
+  body: Dispatcher.ResponseData["body"],
+  maxBytes: number,
+  raw: RawExchange,
+): Promise<string | undefined> {
+  const KEEP = 2 * 1024;
+  const start: Buffer[] = [];
+  let have = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    raw.resBytes += buf.length;
+    if (have < KEEP) {
+      const part = Buffer.from(buf.subarray(0, KEEP - have));
+      start.push(part);
+      have += part.length;
+    }
+    if (raw.resBytes > maxBytes) {
+      raw.truncated = true;
+      body.on("error", () => undefined);
+      body.destroy();
+      raw.resBody = Buffer.concat(start).toString("utf8");
+      raw.resCut = true;
+      return undefined;
+    }
+  }
+  return Buffer.concat(start).toString("utf8");
 }
 
 function decoderFor(encoding: string | undefined): Transform | undefined {

@@ -134,8 +134,8 @@ export class ScimClient {
       token?: string | null;
       label?: string;
       retry429?: boolean;
-      /** Read the body only until this holds (see HttpRequest.stopWhen). */
-      stopWhen?: (text: string) => boolean;
+      /** Keep only the start of the answer's body (see HttpRequest.discardBody). */
+      discardBody?: boolean;
     } = {},
   ): Promise<HttpResponse> {
     const token = o.token === undefined ? await this.token() : o.token;
@@ -154,7 +154,7 @@ export class ScimClient {
             ? { body: JSON.stringify(o.body) }
             : {}),
         ...(o.label ? { label: o.label } : {}),
-        ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
+        ...(o.discardBody ? { discardBody: true } : {}),
       });
       if (res.status !== 429 || o.retry429 === false || attempt >= 3) return res;
       // Without a usable Retry-After (itself a finding of scim.rate-limit), back off one second.

@@ -215,6 +215,15 @@ describe("bounded evidence (hostile targets item 2)", () => {
     expect(ev[199]?.response?.body).toMatch(/\n… \[cut at 2048 characters\]$/);
   });
 
+  it("discardBody reads a 3 MB answer to its end but keeps only its first 2 KiB", async () => {
+    const c = client();
+    const res = await c.get(`${base}/near-cap`, { discardBody: true });
+    expect(res.status).toBe(200);
+    expect(res.bytes).toBe(3 * 1024 * 1024 + 10);
+    expect(res.text).toBe(`{"pad":"${"p".repeat(2048 - 8)}`);
+    expect(c.evidence(new Redactor())[0]?.response?.body).toMatch(/\n… \[cut at 2048 characters\]$/);
+  });
+
   it("a body nested 100,000 deep is not read as JSON: a jsonError, not a stack overflow", async () => {
     const res = await client().get(`${base}/deep`);
     expect(res.json).toBeUndefined();

@@ -29,8 +29,9 @@ export const rateLimitChecks = [
         sent += n;
         const batch = await Promise.all(
           Array.from({ length: n }, () =>
-            // Only the status and headers count: the body is dropped at its first bytes.
-            s.call("GET", "/Users?count=1", { token, retry429: false, label: "burst", stopWhen: () => true }),
+            // Only statuses count: each body is read to its end (the connection stays open for
+            // the next request of the burst) and only its start is kept.
+            s.call("GET", "/Users?count=1", { token, retry429: false, label: "burst", discardBody: true }),
           ),
         );
         limited = batch.find((r) => r.status === 429);
