@@ -274,25 +274,6 @@ export class RecordingClient {
     const bodiless =
       method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 || res.statusCode < 200;
     const declared = bodiless ? 0 : Number(resHeaders["content-length"] ?? "NaN");
-    if (!bodiless && req.discardBody && !req.decode && !req.stopWhen) {
-      let kept: string | undefined;
-      try {
-        kept = await readDiscarding(res.body, maxBytes, raw);
-      } catch (err) {
-        return failed(raw, url, ...classify(err, timeout, timeoutMs));
-      }
-      if (kept === undefined)
-        return failed(
-          raw,
-          url,
-          "IDC_HTTP_TOO_LARGE",
-          `response body passed the ${maxBytes}-byte cap; reading stopped`,
-        );
-      raw.resBody = kept;
-      raw.resCut = raw.resBytes > Buffer.byteLength(kept);
-      raw.durationMs = Date.now() - raw.startedAt;
-      return new RecordedResponse(res.statusCode, resHeaders, kept, raw.resBytes, raw.id);
-    }
     if (!bodiless && (req.decode || req.stopWhen)) {
       let read: Awaited<ReturnType<typeof readStream>>;
       try {
@@ -341,9 +322,11 @@ export class RecordingClient {
       // A declared length within the cap is enforced by undici itself: read it in one go.
       const read = bodiless
         ? (await res.body.dump(), "")
-        : Number.isFinite(declared)
-          ? await res.body.text()
-          : await readCapped(res.body, maxBytes, raw);
+        : req.discardBody
+          ? await readDiscarding(res.body, maxBytes, raw)
+          : Number.isFinite(declared)
+            ? await res.body.text()
+            : await readCapped(res.body, maxBytes, raw);
       if (read === undefined)
         return failed(
           raw,
@@ -358,6 +341,8 @@ export class RecordingClient {
       return failed(raw, url, ...classify(err, timeout, timeoutMs));
     }
     this.keepBody(raw, text, resHeaders);
+    // A discarded body's text is already only its start.
+    if (req.discardBody) raw.resCut = raw.resBytes > Buffer.byteLength(text);
     raw.durationMs = Date.now() - raw.startedAt;
     return new RecordedResponse(res.statusCode, resHeaders, text, raw.resBytes, raw.id);
   }

@@ -6,6 +6,19 @@ import { startFixtureTarget } from "../fixture/target.js";
 import { ROOT, fixtureProfile, runFixture, tempDir, writeProfile } from "../helpers/cli.js";
 
 const tlsDir = join(ROOT, "test", "fixture", "tls");
+
+/** `idconform run` as a child whose signals a test sends itself. */
+function spawnRun(profile: string, dir: string, env: Record<string, string>): ReturnType<typeof spawn> {
+  return spawn(
+    process.execPath,
+    [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+}
 const tls = {
   key: readFileSync(join(tlsDir, "server.key"), "utf8"),
   cert: readFileSync(join(tlsDir, "server.pem"), "utf8"),
@@ -46,15 +59,7 @@ describe("Ctrl-C keeps what finished (core issue: nothing lost)", () => {
     try {
       const dir = tempDir();
       const profile = writeProfile(dir, fixtureProfile({ options: "  timeouts:\n    requestMs: 30000" }));
-      child = spawn(
-        process.execPath,
-        [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
-        {
-          cwd: ROOT,
-          env: { ...process.env, ...target.env, NO_COLOR: "1" },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
+      child = spawnRun(profile, dir, target.env);
       let stderr = "";
       child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((resolve) => child?.on("close", resolve));
@@ -89,15 +94,7 @@ describe("a second Ctrl-C writes the report of what finished (hostile targets it
       const dir = tempDir();
       // Left alone, the clean-up would have a minute (its share of runMs).
       const profile = writeProfile(dir, fixtureProfile({ options: "  timeouts:\n    runMs: 600000" }));
-      child = spawn(
-        process.execPath,
-        [join(ROOT, "bin", "idconform.js"), "run", profile, "--out", join(dir, "out")],
-        {
-          cwd: ROOT,
-          env: { ...process.env, ...target.env, NO_COLOR: "1" },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
+      child = spawnRun(profile, dir, target.env);
       let stderr = "";
       child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((resolve) => child?.on("close", resolve));
