@@ -4,6 +4,7 @@ import { Redactor, WITHHELD, type SecretEntry } from "../http/redactor.js";
 import type { CheckContext, CheckDefinition, CheckResult, Details } from "./check.js";
 import type { Exchange } from "../http/exchange.js";
 import type { Outcome, SkipKind } from "./verdict.js";
+import { ObservationLog, type ObserverDefinition } from "./observer.js";
 
 class StopCheck extends Error {}
 class SkipCheck extends Error {
@@ -26,6 +27,8 @@ export interface CheckEnvironment {
   readonly seed: number;
   readonly runId: string;
   readonly provided: Record<string, unknown>;
+  /** The suite's observers: each sees every response of the check. */
+  readonly observers?: readonly ObserverDefinition[];
 }
 
 /**
@@ -43,6 +46,33 @@ export async function runCheck(
   const onAbort = (): void => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   const http = new RecordingClient(env.client, controller.signal, redactor);
+  const observed =
+    env.observers && env.observers.length > 0 ? new ObservationLog(env.observers, env.profile) : undefined;
+  if (observed) {
+    http.onResponse((req, res) =>
+      observed.see(
+        {
+          check: def.id,
+          label: req.label,
+          tags: req.tags,
+          method: req.method,
+          url: req.url,
+          requestHeaders: req.headers,
+          status: res.status,
+          headers: res.headers,
+          header: (n) => res.header(n),
+          text: res.text,
+          get json() {
+            return res.json;
+          },
+          get jsonError() {
+            return res.jsonError;
+          },
+        },
+        res.exchangeId,
+      ),
+    );
+  }
   const outcomes = new Map<string, Outcome>();
   const raw: {
     requirements: string[];
@@ -54,14 +84,15 @@ export async function runCheck(
   }[] = [];
   const notes: string[] = [];
   const known = new Set(def.requirements);
+  const complete = new Set<string>();
+  const unknown = (verb: string, id: string): HarnessError =>
+    new HarnessError(
+      "IDC_INTERNAL",
+      `check ${def.id} ${verb} ${id}, which it does not name in its requirements`,
+    );
 
   const record = (id: string, ok: boolean, details: Details): boolean => {
-    if (!known.has(id)) {
-      throw new HarnessError(
-        "IDC_INTERNAL",
-        `check ${def.id} decided ${id}, which it does not name in its requirements`,
-      );
-    }
+    if (!known.has(id)) throw unknown("decided", id);
     if (ok) {
       if (!outcomes.has(id) || outcomes.get(id) === "skipped") outcomes.set(id, "met");
     } else {
@@ -75,6 +106,13 @@ export async function runCheck(
       });
     }
     return ok;
+  };
+
+  const skipOne = (id: string, reason: string, kind: SkipKind): void => {
+    if (!known.has(id)) throw unknown("skipped", id);
+    if (outcomes.has(id)) return;
+    outcomes.set(id, "skipped");
+    raw.push({ requirements: [id], outcome: "skipped", details: capDetails({ message: reason }), kind });
   };
 
   const ctx: CheckContext = {
@@ -98,16 +136,36 @@ export async function runCheck(
       if (res.jsonError !== undefined) throw new StopCheck();
       return res.json as T;
     },
-    skipOnly: (id, reason, kind = "other") => {
-      if (!known.has(id)) {
-        throw new HarnessError(
-          "IDC_INTERNAL",
-          `check ${def.id} skipped ${id}, which it does not name in its requirements`,
-        );
+    skipOnly: (id, reason, kind = "other") => skipOne(id, reason, kind),
+    each: async (id, items, what, judge) => {
+      if (!known.has(id)) throw unknown("judged", id);
+      if (items.length === 0) {
+        skipOne(id, `no ${what} to judge: the requirement speaks of every one, and there were none`, "other");
+        return false;
       }
-      if (outcomes.has(id)) return;
-      outcomes.set(id, "skipped");
-      raw.push({ requirements: [id], outcome: "skipped", details: capDetails({ message: reason }), kind });
+      let first: Details | undefined;
+      let firstIndex = 0;
+      let bad = 0;
+      for (let i = 0; i < items.length; i++) {
+        const v = await judge(items[i] as (typeof items)[number], i);
+        if (v === undefined) continue;
+        bad++;
+        if (first === undefined) {
+          first = v;
+          firstIndex = i;
+        }
+      }
+      if (first === undefined) return record(id, true, {});
+      const of = `${what} ${firstIndex + 1} of ${items.length}`;
+      const more = bad > 1 ? ` (${bad} of ${items.length} ${what} violate it; the first is shown)` : "";
+      return record(id, false, {
+        ...first,
+        message: `${of}: ${first.message ?? "not met"}${more}`,
+      });
+    },
+    complete: (id) => {
+      if (!known.has(id)) throw unknown("completed", id);
+      complete.add(id);
     },
     skip: (reason, kind = "other") => {
       throw new SkipCheck(reason, kind);
@@ -134,6 +192,20 @@ export async function runCheck(
   } catch (err) {
     const undecided = def.requirements.filter((id) => !outcomes.has(id));
     if (err instanceof SkipCheck) {
+      // A requirement met on what was seen before the skip was only partly observed: it stays
+      // a skip that says so, unless the check marked it completely decided.
+      const partial = def.requirements.filter((id) => outcomes.get(id) === "met" && !complete.has(id));
+      for (const id of partial) outcomes.set(id, "skipped");
+      if (partial.length > 0) {
+        raw.push({
+          requirements: partial,
+          outcome: "skipped",
+          details: capDetails({
+            message: `partly observed: met on what was seen before the check stopped, not decided as a whole (${err.reason})`,
+          }),
+          kind: err.kind,
+        });
+      }
       for (const id of undecided) outcomes.set(id, "skipped");
       if (undecided.length > 0) {
         raw.push({
@@ -197,10 +269,14 @@ export async function runCheck(
     exchanges,
     notes: [...notes.map(text), ...extra],
     durationMs: Date.now() - started,
+    ...(observed ? { observations: observed.observations(text) } : {}),
   });
   try {
     // Redact only now: secrets the check registered late still cover earlier text.
-    const exchanges = http.evidence(redactor, new Set(current.flatMap((f) => f.exchanges ?? [])));
+    const exchanges = http.evidence(
+      redactor,
+      new Set([...current.flatMap((f) => f.exchanges ?? []), ...(observed?.cited() ?? [])]),
+    );
     return result((t) => redactor.text(t), exchanges);
   } catch {
     // Redaction never fails open: if the texts could not be made safe, none of them leaves.

@@ -1,6 +1,7 @@
 import type { Exchange } from "../http/exchange.js";
 import type { HttpResponse, RecordingClient } from "../http/client.js";
 import type { Outcome, SkipKind } from "./verdict.js";
+import type { Observation } from "./observer.js";
 
 /** What a non-passing outcome carries: expected versus actual, the rules, the evidence. */
 export interface Finding {
@@ -26,6 +27,8 @@ export interface CheckResult {
   readonly exchanges: readonly Exchange[];
   readonly notes: readonly string[];
   readonly durationMs: number;
+  /** What the suite's observers saw in this check's exchanges (decided over the run, not here). */
+  readonly observations?: readonly Observation[];
 }
 
 export interface Details {
@@ -61,6 +64,23 @@ export interface CheckContext<P = unknown> {
    * not offer); a later observation of it still decides it.
    */
   skipOnly(requirement: string, reason: string, kind?: SkipKind): void;
+  /**
+   * Judges `requirement` on every item: `judge` returns `undefined` when the item meets it, or
+   * what is wrong. An empty collection skips the requirement ("no <what> to judge") rather than
+   * passing it; a violation is one finding for the first item, counting the others. True when
+   * every item met it.
+   */
+  each<T>(
+    requirement: string,
+    items: readonly T[],
+    what: string,
+    judge: (item: T, index: number) => Details | undefined | Promise<Details | undefined>,
+  ): Promise<boolean>;
+  /**
+   * Marks a requirement as completely decided. When a check skips (`skip`), every requirement
+   * it met only so far becomes a skip saying what was seen; those marked complete keep their pass.
+   */
+  complete(requirement: string): void;
   note(text: string): void;
   /** Registers a secret the check obtained, so no output shows it. */
   secret(value: string, name: string): void;

@@ -6,6 +6,7 @@ import { HarnessError } from "./errors.js";
 import type { SuiteManifest } from "./suite.js";
 import type { TargetModule } from "./target.js";
 import type { MockModule } from "./mock.js";
+import type { ObserverDefinition } from "./observer.js";
 
 /** The repository root (where package.json lives); suites, targets and mocks are found below it. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -61,6 +62,18 @@ async function load<T>(l: Located): Promise<T> {
   const mod = (await import(pathToFileURL(l.file).href)) as { default?: T };
   if (!mod.default) throw new HarnessError("IDC_INTERNAL", `${l.file} has no default export`);
   return mod.default;
+}
+
+const observersOf = new Map<string, Promise<readonly ObserverDefinition[]>>();
+
+/** A suite's observers (its manifest's `observers`), loaded once per process. */
+export function suiteObservers(name: string): Promise<readonly ObserverDefinition[]> {
+  let p = observersOf.get(name);
+  if (!p) {
+    p = loadSuites([name]).then(([m]) => (m?.observers ?? []) as readonly ObserverDefinition[]);
+    observersOf.set(name, p);
+  }
+  return p;
 }
 
 export async function loadSuites(names?: readonly string[]): Promise<SuiteManifest[]> {

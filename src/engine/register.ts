@@ -1,5 +1,6 @@
 import { describe, inject, it } from "vitest";
 import { runCheck } from "./check-runner.js";
+import { suiteObservers } from "./discovery.js";
 import { matchesGrep } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
 import type { CheckDeclaration } from "./run-context.js";
@@ -33,6 +34,7 @@ export function registerSection<P>(
         { timeout: def.timeoutMs ?? run.checkTimeoutMs, meta: { idconform: decl } },
         async ({ task, signal }) => {
           if (!s) return;
+          const observers = await suiteObservers(suite);
           task.meta.idconformResult = await runCheck(
             def as CheckDefinition,
             {
@@ -46,6 +48,7 @@ export function registerSection<P>(
               seed: run.seed,
               runId: run.runId,
               provided: s.provided,
+              observers,
             },
             signal,
           );

@@ -12,6 +12,8 @@ import { matchesGrep, type Level } from "./requirement.js";
 import { CollectingReporter } from "../report/vitest-reporter.js";
 import { buildResults, type CatalogEntry, type Results } from "../report/results.js";
 import { Redactor } from "../http/redactor.js";
+import { observerResults } from "./observer.js";
+import { verdictFor, worst } from "./verdict.js";
 
 export interface RunRequest {
   readonly profile: LoadedProfile;
@@ -132,6 +134,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       catalog.push({ id: r.id, suite: s.name, level: r.level, text: r.text, source: r.source });
     }
     for (const c of s.checks) for (const id of c.requirements) covered.add(id);
+    for (const o of s.observers ?? []) covered.add(o.requirement);
   }
   const allIds = chosen.flatMap((s) => s.catalog.requirements.map((r) => r.id));
   if (
@@ -257,6 +260,8 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
           vitest.start(),
           aborted(stopped.signal).then(() => within(new Promise(() => undefined), WIND_DOWN_MS)),
         ]);
+      // An interrupt that comes later stops only the clean-up: every check's exchanges were seen.
+      checksFinished = !interrupted;
     } finally {
       clearTimeout(runTimer);
       req.signal?.removeEventListener("abort", onAbort);
@@ -304,6 +309,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
 
   const cleanup: { suite: string; leftovers: string[] }[] = [];
   let halted = false;
+  let checksFinished = false;
   const work = body();
   const outcome = await Promise.race([
     work.then(() => "done" as const),
@@ -342,6 +348,25 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       `no check ran:\n${reporter.harnessErrors.map((e) => redactor.text(e)).join("\n")}`,
     );
   }
+  // Observers decide their rules over every check's exchanges; a met rule needs the whole run.
+  const complete = checksFinished && grep.length === 0 && reporter.harnessErrors.length === 0;
+  const observed = chosen.flatMap((s) =>
+    observerResults(
+      s.name,
+      (s.observers ?? []).filter((o) => matchesGrep(o.requirement, grep)),
+      reporter.results,
+      { complete },
+    ),
+  );
+  const checks = [...reporter.results.map(({ observations: _o, ...r }) => r), ...observed];
+  const symbol: Record<string, string> = { pass: "✓", fail: "✗", warn: "!", skip: "-", error: "E" };
+  for (const o of observed) {
+    const v =
+      worst(
+        Object.entries(o.requirements).map(([id, x]) => verdictFor(levels.get(id) ?? "MUST", x, strict)),
+      ) ?? "error";
+    print(`[observer] ${symbol[v]} ${v.padEnd(5)} ${o.suite} ${o.check}: ${o.title} (${o.notes[0] ?? ""})`);
+  }
   const results = buildResults({
     meta: {
       id: runId,
@@ -368,7 +393,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     },
     catalog,
     covered,
-    checks: reporter.results,
+    checks,
     knownFailures: profile.knownFailures,
     cleanup,
   });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Catalog } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
 import type { ClientOptions } from "../http/client.js";
+import type { ObserverDefinition } from "./observer.js";
 
 /** What a suite's setup may start in the harness process before its checks run. */
 export interface SuiteSetup {
@@ -35,6 +36,11 @@ export interface SuiteManifest<P extends SuiteProfileBase = SuiteProfileBase> {
   readonly catalog: Catalog;
   readonly profileSchema: z.ZodType<P>;
   readonly checks: readonly CheckDefinition<P>[];
+  /**
+   * Rules about every exchange of a kind, judged on every response of every check of the run
+   * (`src/engine/observer.ts`); each appears in the report as a check of its own.
+   */
+  readonly observers?: readonly ObserverDefinition<NoInfer<P>>[];
   readonly setup?: (profile: P, run: SetupContext) => Promise<SuiteSetup>;
 }
 

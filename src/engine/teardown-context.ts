@@ -30,6 +30,8 @@ export function teardownContext<P>(o: {
       throw new Error(reason);
     },
     skipOnly: () => undefined,
+    each: () => Promise.resolve(true),
+    complete: () => undefined,
     note: (t: string) => void notes.push(t),
     secret: () => undefined,
   };

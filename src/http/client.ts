@@ -54,6 +54,20 @@ export interface HttpRequest {
    * that start. For requests whose body the check does not judge (a burst that counts statuses).
    */
   readonly discardBody?: boolean;
+  /**
+   * What the check says of this request for the run's observers (`attack`: deliberately
+   * malformed; `burst`): an observer leaves out what its rule does not speak of.
+   */
+  readonly tags?: readonly string[];
+}
+
+/** The request side of an exchange, as a response watcher sees it. */
+export interface SentRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly label: string | undefined;
+  readonly tags: readonly string[];
 }
 
 export interface HttpResponse {
@@ -138,6 +152,7 @@ export class RecordingClient {
   private readonly learner: Redactor;
   /** Body characters kept so far, against the evidence budget. */
   private keptChars = 0;
+  private readonly watchers: ((req: SentRequest, res: HttpResponse) => void)[] = [];
 
   /**
    * `learner` learns each message's secrets before only a prefix of it is kept: give the
@@ -155,6 +170,25 @@ export class RecordingClient {
 
   get count(): number {
     return this.log.length;
+  }
+
+  /** Calls `fn` with every complete response (each redirect hop too), whole, before only its start is kept. */
+  onResponse(fn: (req: SentRequest, res: HttpResponse) => void): void {
+    this.watchers.push(fn);
+  }
+
+  private seen(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    req: HttpRequest,
+    res: HttpResponse,
+  ): HttpResponse {
+    if (this.watchers.length === 0) return res;
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const sent: SentRequest = { method, url, headers: lower, label: req.label, tags: req.tags ?? [] };
+    for (const w of this.watchers) w(sent, res);
+    return res;
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -296,14 +330,20 @@ export class RecordingClient {
         );
       this.keepBody(raw, read.text, resHeaders);
       raw.durationMs = Date.now() - raw.startedAt;
-      return new RecordedResponse(
-        res.statusCode,
-        resHeaders,
-        read.text,
-        raw.resBytes,
-        raw.id,
-        read.stopped,
-        read.decodeError,
+      return this.seen(
+        url,
+        method,
+        headers,
+        req,
+        new RecordedResponse(
+          res.statusCode,
+          resHeaders,
+          read.text,
+          raw.resBytes,
+          raw.id,
+          read.stopped,
+          read.decodeError,
+        ),
       );
     }
     let text: string;
@@ -344,7 +384,13 @@ export class RecordingClient {
     // A discarded body's text is already only its start.
     if (req.discardBody) raw.resCut = raw.resBytes > Buffer.byteLength(text);
     raw.durationMs = Date.now() - raw.startedAt;
-    return new RecordedResponse(res.statusCode, resHeaders, text, raw.resBytes, raw.id);
+    return this.seen(
+      url,
+      method,
+      headers,
+      req,
+      new RecordedResponse(res.statusCode, resHeaders, text, raw.resBytes, raw.id),
+    );
   }
 
   /**

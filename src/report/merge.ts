@@ -1,5 +1,6 @@
 import { HarnessError } from "../engine/errors.js";
 import { buildResults, catalogOf, type CatalogEntry, type Results } from "./results.js";
+import { OBSERVER_SECTION } from "../engine/observer.js";
 
 /**
  * Joins the results of sharded runs (`--shard i/n`) of one profile into one. Verdicts are
@@ -23,8 +24,13 @@ export function mergeResults(parts: readonly Results[]): Results {
   const uncovered = new Set(first.coverage.uncovered.map((u) => u.id));
   const checks = new Map<string, Results["checks"][number]>();
   for (const p of parts)
-    for (const c of p.checks)
-      if (!checks.has(`${c.suite}/${c.check}`)) checks.set(`${c.suite}/${c.check}`, c);
+    for (const c of p.checks) {
+      const key = `${c.suite}/${c.check}`;
+      const had = checks.get(key);
+      // Each shard's observers saw only that shard's exchanges: the one that saw the most
+      // telling outcome stands (a violation anywhere is a violation of the run).
+      if (!had || (c.section === OBSERVER_SECTION && rank(c) > rank(had))) checks.set(key, c);
+    }
   const shards = parts.map((p) => p.run.shard).filter((s): s is string => s !== undefined);
   const reasons = new Set(parts.flatMap((p) => p.run.notCertifiable).filter((r) => !r.startsWith("shard ")));
   if (shards.length > 0) {
@@ -64,4 +70,10 @@ function dedupe<T>(xs: readonly T[], key: (x: T) => string): T[] {
   const seen = new Map<string, T>();
   for (const x of xs) if (!seen.has(key(x))) seen.set(key(x), x);
   return [...seen.values()];
+}
+
+/** How much an observer's result says: a violation, then a harness fault, then a pass, then a skip. */
+function rank(c: Results["checks"][number]): number {
+  const order = { skipped: 0, met: 1, errored: 2, violated: 3 } as const;
+  return Math.max(...Object.values(c.requirements).map((o) => order[o]));
 }

@@ -54,7 +54,8 @@ describe("demo and report outputs (core issue §7)", () => {
   });
 
   it("shards merge into the verdicts of a single run", async () => {
-    const target = await startFixtureTarget({ faults: ["auth-open", "hello-cacheable"] });
+    // error-trace: the observer sees the violation in one shard only; the merge must keep it.
+    const target = await startFixtureTarget({ faults: ["error-trace", "hello-cacheable"] });
     try {
       const dir = tempDir();
       const profile = writeProfile(dir, fixtureProfile());
@@ -80,6 +81,10 @@ describe("demo and report outputs (core issue §7)", () => {
       const m = read("merged");
       expect(resultsProblems(m)).toEqual([]);
       expect(verdicts(m)).toEqual(verdicts(read("whole")));
+      expect(verdicts(m)["FIX-ERROR-NO-TRACE"]).toBe("fail");
+      // In either order: an observer's violation seen by one shard is the run's.
+      await runCli(["report", "--merge", join(dir, "s2"), join(dir, "s1"), "--out", join(dir, "reversed")]);
+      expect(verdicts(read("reversed"))).toEqual(verdicts(read("whole")));
       expect(m.run.notCertifiable.join(" ")).not.toContain("shard");
       const partial = await runCli(["report", "--merge", join(dir, "s1"), "--out", join(dir, "partial")]);
       expect(
