@@ -4,6 +4,13 @@ export interface FaultDef {
   readonly description: string;
   /** Requirement ids a run against the target with this fault must fail (or warn, for SHOULD). */
   readonly breaks: readonly string[];
+  /**
+   * Requirements the fault turns into a skip because they depend on what it breaks (a check
+   * that needs a working create cannot judge the update). The fault matrix allows exactly
+   * these to change from the clean run besides `breaks`. `"rest"`: every other requirement
+   * depends on what the fault breaks (a target that answers no metadata offers nothing to test).
+   */
+  readonly skips?: readonly string[] | "rest";
   /** Requirement ids the fault makes undecidable (`error`): a hanging or flooding target. */
   readonly undecidable?: readonly string[];
 }

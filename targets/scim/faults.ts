@@ -34,6 +34,7 @@ export const faults = [
     id: "ratelimit-no-retry-after",
     description: "429 answers carry no Retry-After header",
     breaks: ["SCIM-RATE-LIMIT"],
+    skips: ["SCIM-RATE-LIMIT-RECOVERS"],
   },
   {
     id: "error-stack-trace",
@@ -84,6 +85,7 @@ export const faults = [
     id: "email-filter-unsupported",
     description: "filters emails[value eq ...] and emails.value eq ... answer 400 invalidFilter",
     breaks: ["SCIM-USER-FILTER-EMAIL"],
+    skips: ["SCIM-LIST-CURSOR", "SCIM-LIST-PAGINATION", "SCIM-LIST-RESPONSE"],
   },
   {
     id: "member-remove-ignored",
@@ -119,11 +121,13 @@ export const faults = [
     id: "delete-keeps-user",
     description: "DELETE /Users/{id} answers 204 but the user stays readable",
     breaks: ["SCIM-USER-DELETE", "SCIM-USER-LIFECYCLE"],
+    skips: ["SCIM-USER-DELETE-REUSE"],
   },
   {
     id: "spc-missing",
     description: "GET /ServiceProviderConfig answers 404 (SCIM error): there is no such endpoint",
     breaks: ["SCIM-SPC-AVAILABLE"],
+    skips: ["SCIM-LIST-CURSOR", "SCIM-MEDIA-TYPE", "SCIM-SPC-CAPABILITIES", "SCIM-SPC-PAGINATION"],
   },
   {
     id: "resource-types-no-group",
@@ -140,6 +144,7 @@ export const faults = [
     id: "token-type-missing",
     description: "the token response carries no token_type (the token itself works)",
     breaks: ["SCIM-AUTH-JWT-CLIENT"],
+    skips: ["SCIM-AUTH-SCOPE-ONLY", "SCIM-AUTH-TOKEN-EXPIRES"],
   },
   {
     id: "token-no-expiry",
@@ -181,11 +186,13 @@ export const faults = [
     id: "deactivation-refused",
     description: "PATCH active false on an active user answers 400 mutability: users cannot be deactivated",
     breaks: ["SCIM-USER-DEACTIVATE", "SCIM-USER-LIFECYCLE"],
+    skips: ["SCIM-USER-DEACTIVATE-REVOKES", "SCIM-USER-REACTIVATE"],
   },
   {
     id: "list-start-index-zero-based",
     description: "ListResponses of index paging state startIndex 0-based (one less than the page asked)",
     breaks: ["SCIM-LIST-RESPONSE"],
+    skips: ["SCIM-LIST-PAGINATION"],
   },
   {
     id: "cursor-repeats",
@@ -197,6 +204,13 @@ export const faults = [
     id: "group-create-200",
     description: "POST /Group (and /Groups) creates the group but answers 200 instead of 201",
     breaks: ["SCIM-GROUP-CREATE"],
+    skips: [
+      "SCIM-GROUP-FILTER",
+      "SCIM-GROUP-GET-EXCLUDE",
+      "SCIM-GROUP-LIST",
+      "SCIM-GROUP-MEMBER-ADD",
+      "SCIM-GROUP-MEMBER-REMOVE",
+    ],
   },
   {
     id: "groups-list-ignores-count",
@@ -207,6 +221,7 @@ export const faults = [
     id: "member-add-ignored",
     description: "PATCH add of group members answers 200 but adds nobody",
     breaks: ["SCIM-GROUP-MEMBER-ADD"],
+    skips: ["SCIM-GROUP-MEMBER-REMOVE"],
   },
   {
     id: "invalid-json-500",

@@ -10,21 +10,41 @@ export const faults = [
     id: "metadata-issuer-mismatch",
     description: "metadata credential_issuer has a trailing slash added",
     breaks: ["VCI-META-ISSUER-MATCH"],
+    skips: "rest",
   },
   {
     id: "well-known-appended",
     description: "metadata served only at <issuer>/.well-known/... (appended), 404 at the right URL",
     breaks: ["VCI-META-WELL-KNOWN"],
+    skips: "rest",
   },
   {
     id: "metadata-not-json",
     description: "metadata JSON served with Content-Type: text/plain",
     breaks: ["VCI-META-JSON"],
+    skips: [
+      "VCI-META-AUTH-SERVERS",
+      "VCI-META-BATCH-SIZE",
+      "VCI-META-DISPLAY-LOCALE",
+      "VCI-META-DISPLAY-SHAPE",
+      "VCI-META-ENCRYPTION-SHAPE",
+      "VCI-META-HTTPS",
+      "VCI-META-ISSUER-MATCH",
+      "VCI-META-REQUIRED",
+    ],
   },
   {
     id: "metadata-http-endpoint",
     description: "notification_endpoint advertised as http://127.0.0.1:<port>/issuer/notification",
     breaks: ["VCI-META-HTTPS"],
+    skips: [
+      "VCI-NOTIF-204",
+      "VCI-NOTIF-BAD-REQUEST",
+      "VCI-NOTIF-IDEMPOTENT",
+      "VCI-NOTIF-OK",
+      "VCI-NOTIF-TOKEN",
+      "VCI-NOTIF-UNKNOWN",
+    ],
   },
   {
     id: "proof-types-without-binding",
@@ -36,6 +56,7 @@ export const faults = [
     id: "batch-size-one",
     description: "batch_size: 1 (and the endpoint allows 1 proof)",
     breaks: ["VCI-META-BATCH-SIZE"],
+    skips: ["VCI-BATCH", "VCI-BATCH-DISTINCT", "VCI-BATCH-LIMIT"],
   },
   {
     id: "display-locale-duplicate",
@@ -61,6 +82,7 @@ export const faults = [
     id: "as-issuer-mismatch",
     description: "AS metadata issuer is the origin without the path",
     breaks: ["VCI-AS-DISCOVERY"],
+    skips: "rest",
   },
   {
     id: "anonymous-refused",
@@ -140,6 +162,7 @@ export const faults = [
     description:
       "token responses to requests with authorization_details (pre-authorized, or an authorization code asked with them) omit credential_identifiers",
     breaks: ["VCI-TOKEN-AUTH-DETAILS", "VCI-AUTHZ-FLOW"],
+    skips: ["VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"],
   },
   {
     id: "nonce-cacheable",
@@ -269,6 +292,7 @@ export const faults = [
     id: "deferred-no-interval",
     description: "the 202 of a deferred issuance lacks interval",
     breaks: ["VCI-DEFERRED-202"],
+    skips: ["VCI-DEFERRED-ISSUED", "VCI-DEFERRED-PENDING", "VCI-DEFERRED-USED"],
   },
   {
     id: "deferred-pending-new-id",
@@ -310,6 +334,7 @@ export const faults = [
     id: "credential-endpoint-unlisted",
     description: "issuer metadata omits credential_endpoint (the endpoint itself keeps working)",
     breaks: ["VCI-META-REQUIRED"],
+    skips: "rest",
   },
   {
     id: "authorization-servers-string",
@@ -333,6 +358,13 @@ export const faults = [
     description:
       "identity_jwt_vc.proof_types_supported.jwt.key_attestations_required is {key_storage: []} (metadata only; the endpoint requires no attestations)",
     breaks: ["VCI-META-PROOF-TYPES"],
+    skips: [
+      "VCI-CRED-BOUND-TO-PROOF",
+      "VCI-CRED-FORMAT",
+      "VCI-CRED-ISSUE",
+      "VCI-CRED-RESPONSE-SHAPE",
+      "VCI-CRED-SIGNATURE",
+    ],
   },
   {
     id: "display-logo-no-uri",
@@ -344,6 +376,7 @@ export const faults = [
     description:
       "metadata credential_response_encryption lacks encryption_required (the endpoint still requires encryption)",
     breaks: ["VCI-META-ENCRYPTION-SHAPE"],
+    skips: ["VCI-ENC-REQUIRED"],
   },
   {
     id: "signed-metadata-json-type",
@@ -362,17 +395,20 @@ export const faults = [
     description:
       "credential_offer_uri in invocations is http://127.0.0.1:<port>/issuer/offers/<id> (plain http; the server only speaks https)",
     breaks: ["VCI-OFFER-URI-HTTPS"],
+    skips: "rest",
   },
   {
     id: "offer-uri-text",
     description: "offers by reference are served with Content-Type: text/plain (same JSON body)",
     breaks: ["VCI-OFFER-URI-JSON"],
+    skips: ["VCI-OFFER-AUTH-SERVER", "VCI-OFFER-NOT-CACHEABLE", "VCI-OFFER-PRE-AUTH-CODE"],
   },
   {
     id: "offer-jwt",
     description:
       "offers by reference are served as application/jwt: an unsigned JWT (alg none) whose payload is the offer",
     breaks: ["VCI-OFFER-UNSIGNED", "VCI-OFFER-URI-JSON"],
+    skips: "rest",
   },
   {
     id: "offer-authorization-server",
@@ -384,6 +420,7 @@ export const faults = [
     id: "token-type-missing",
     description: "successful token responses (both grants) lack token_type",
     breaks: ["VCI-TOKEN-PRE-AUTH"],
+    skips: ["VCI-TOKEN-LIFETIME", "VCI-TOKEN-NO-STORE"],
   },
   {
     id: "code-unchecked",
@@ -395,6 +432,7 @@ export const faults = [
     id: "nonce-text-type",
     description: "nonce responses carry Content-Type: text/plain (same JSON body, same no-store)",
     breaks: ["VCI-NONCE-RESPONSE"],
+    skips: ["VCI-NONCE-NO-STORE"],
   },
   {
     id: "jwt-vc-refused",
@@ -407,6 +445,14 @@ export const faults = [
     description:
       "credential responses (and deferred 200s) carry notification_id as a number; the notification endpoint accepts that number or its string form",
     breaks: ["VCI-CRED-RESPONSE-SHAPE"],
+    skips: [
+      "VCI-NOTIF-204",
+      "VCI-NOTIF-BAD-REQUEST",
+      "VCI-NOTIF-IDEMPOTENT",
+      "VCI-NOTIF-OK",
+      "VCI-NOTIF-TOKEN",
+      "VCI-NOTIF-UNKNOWN",
+    ],
   },
   {
     id: "sd-jwt-no-vct",
@@ -429,6 +475,7 @@ export const faults = [
     description:
       "a deferred transaction stays pending forever (every poll 202 with the same transaction_id and interval 1). Not a failure: the document sets no deadline, so the run says the credential was still pending when its budget ended",
     breaks: [],
+    skips: ["VCI-DEFERRED-ISSUED", "VCI-DEFERRED-PENDING", "VCI-DEFERRED-USED"],
   },
   {
     id: "notification-deleted-refused",

@@ -51,6 +51,8 @@ export const deferredChecks = [
           res: first.res,
         },
       );
+      // The first answer decides VCI-DEFERRED-202 whole, whatever the polls bring.
+      c.complete("VCI-DEFERRED-202");
       const txId = b.transaction_id as string;
       c.secret(txId, "TRANSACTION_ID");
       let interval = b.interval as number;
