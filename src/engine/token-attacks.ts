@@ -62,6 +62,8 @@ export interface TokenAttackOptions {
   readonly typVariants?: readonly (string | undefined)[];
   /** Variants the caller does not want (the document allows that behaviour, or they are tested elsewhere). */
   readonly omit?: readonly string[];
+  /** Only these variants (each still subject to `omit`). */
+  readonly only?: readonly string[];
   /** Seconds since the epoch (tests fix it). */
   readonly now?: () => number;
 }
@@ -168,13 +170,14 @@ export async function tokenAttacks(o: TokenAttackOptions): Promise<TokenAttack[]
   const skew = o.skewSeconds ?? 300;
   const far = Math.max(3600, skew * 10);
   const omit = new Set(o.omit ?? []);
+  const only = o.only ? new Set(o.only) : undefined;
   const out: TokenAttack[] = [];
   const add = async (
     id: TokenAttackId,
     title: string,
     make: () => Promise<string | undefined>,
   ): Promise<void> => {
-    if (omit.has(id)) return;
+    if (omit.has(id) || (only !== undefined && !only.has(id))) return;
     const token = await make();
     if (token !== undefined) out.push({ id, title, token });
   };
@@ -195,9 +198,11 @@ export async function tokenAttacks(o: TokenAttackOptions): Promise<TokenAttack[]
   );
   if (o.jku) {
     const host = o.jku;
+    // The stranger key is published under the real kid: only trusting the jku can make it verify.
     await add("jku", "signed by a stranger key published at a jku URL the token names", async () => {
-      host.publish({ keys: [attacker.publicJwk] });
-      return sign({ ...header, jku: host.url, kid: attacker.publicJwk.kid }, payload, attacker.privateKey);
+      const kid = typeof header.kid === "string" ? header.kid : attacker.publicJwk.kid;
+      host.publish({ keys: [{ ...attacker.publicJwk, kid }] });
+      return sign({ ...header, jku: host.url, kid }, payload, attacker.privateKey);
     });
   }
   await add("alg-none", 'unsigned: header alg "none" and an empty signature', async () =>

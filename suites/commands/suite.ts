@@ -13,6 +13,7 @@ import { modelChecks } from "./checks/model.js";
 import { asyncChecks } from "./checks/async.js";
 import { streamChecks } from "./checks/stream.js";
 import { sweep } from "./cleanup.js";
+import { commandObservers } from "./observers.js";
 
 /**
  * Account commands (specs/002 area A): idconform plays the OP against the RP's Command
@@ -34,6 +35,7 @@ export default defineSuite({
     ...asyncChecks,
     ...streamChecks,
   ],
+  observers: commandObservers,
   async setup(profile, run) {
     const op = await startOp({
       ...(profile.op.signingKey ? { privateJwk: JSON.parse(profile.op.signingKey) as JWK } : {}),

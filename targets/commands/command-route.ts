@@ -23,7 +23,11 @@ export interface CommandRouteDeps {
 /** An Account Command: 200 (202 for the asynchronous forms) with its JSON body. */
 function accountCommand(req: AccountRequest, d: CommandRouteDeps): Response {
   const { command } = req;
-  if (command === "audit") return d.reply.ok(d.accountCommands.audit(req));
+  if (command === "audit") {
+    const res = d.reply.ok(d.accountCommands.audit(req));
+    if (d.faults.has("audit-cacheable")) res.headers.delete("cache-control");
+    return res;
+  }
   if (command === "migrate") return d.reply.ok(d.accountCommands.migrate(req));
   if (isLifecycleCommand(command)) return d.reply.ok(d.accountCommands.lifecycle(req, command));
   const base = asyncBase(command);

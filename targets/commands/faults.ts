@@ -42,6 +42,26 @@ export const faults = [
     breaks: ["CMD-TOKEN-KID"],
   },
   {
+    id: "embedded-jwk-trusted",
+    description: "a Command Token carrying a header jwk is verified with that key (any key is trusted)",
+    breaks: ["CMD-TOKEN-SIGNATURE"],
+  },
+  {
+    id: "x5c-trusted",
+    description: "a Command Token carrying a header x5c is verified with its certificate, whoever issued it",
+    breaks: ["CMD-TOKEN-SIGNATURE"],
+  },
+  {
+    id: "jku-trusted",
+    description: "a Command Token naming a jku is verified with the keys fetched from that URL",
+    breaks: ["CMD-TOKEN-SIGNATURE"],
+  },
+  {
+    id: "hmac-public-key",
+    description: "an HS256 Command Token is verified with the OP's public key (PEM) as the HMAC secret",
+    breaks: ["CMD-TOKEN-SIGNATURE"],
+  },
+  {
     id: "alg-none-accepted",
     description: "an unsigned Command Token (alg none) is accepted",
     breaks: ["CMD-TOKEN-ALG-NONE"],
@@ -179,6 +199,18 @@ export const faults = [
   },
   // Beyond the first list: one fault for each other MUST requirement, so that every checked
   // MUST can be seen failing (test/unit/catalog.test.ts).
+  {
+    id: "audit-cacheable",
+    description:
+      "the audit response, built by its own handler, carries no Cache-Control (every other success keeps no-store)",
+    breaks: ["CMD-RESPONSE-NO-STORE"],
+  },
+  {
+    id: "conflict-content-type-text",
+    description:
+      "409 incompatible_state answers are labelled text/plain (other errors stay application/json)",
+    breaks: ["CMD-RESPONSE-JSON"],
+  },
   {
     id: "error-content-type-text",
     description: "error responses carry Content-Type text/plain (the body is still the JSON text)",

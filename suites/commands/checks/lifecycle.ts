@@ -71,7 +71,6 @@ export const lifecycleChecks = [
       "CMD-INVALIDATE",
       "CMD-DELETE",
       "CMD-SUCCESS-RESPONSE",
-      "CMD-RESPONSE-NO-STORE",
     ],
     async run(c) {
       const k = new CommandClient(c);
@@ -87,11 +86,6 @@ export const lifecycleChecks = [
           transition(c, "CMD-ACTIVATE", "activate of a new account", act, a, "active"),
           { expected: "the account is created", actual: said(act) },
         );
-        c.check("CMD-RESPONSE-NO-STORE", /no-store/i.test(act.header("cache-control") ?? ""), {
-          expected: "activate: Cache-Control: no-store",
-          actual: act.header("cache-control") ?? "(absent)",
-          res: act,
-        });
         if (has("maintain"))
           transition(
             c,

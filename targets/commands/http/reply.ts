@@ -51,13 +51,16 @@ const json = (
 /**
  * The replier of one target. Errors are never cacheable either; the `no-store-missing`
  * fault drops the header from successes only, the responses the requirement speaks of.
- * `error-content-type-text` labels error bodies text/plain.
+ * `error-content-type-text` labels error bodies text/plain (`conflict-content-type-text` only 409s).
  */
 export function createReplier(faults: FaultSet): Replier {
   const successHeaders: Record<string, string> = faults.has("no-store-missing")
     ? {}
     : { "cache-control": "no-store" };
-  const errorType = faults.has("error-content-type-text") ? "text/plain" : "application/json";
+  const errorType = (status: number): string =>
+    faults.has("error-content-type-text") || (status === 409 && faults.has("conflict-content-type-text"))
+      ? "text/plain"
+      : "application/json";
   return {
     ok: (body, status = 200) => json(body, status, successHeaders),
     error: (err) =>
@@ -69,7 +72,7 @@ export function createReplier(faults: FaultSet): Replier {
         },
         err.status,
         { "cache-control": "no-store" },
-        errorType,
+        errorType(err.status),
       ),
   };
 }

@@ -1,0 +1,59 @@
+import { defineObserver, type ObservedExchange } from "../../src/engine/observer.js";
+import { quote } from "../../src/engine/quote.js";
+import type { CommandsProfile } from "./profile.js";
+
+/** A response of the RP's Command Endpoint that is not a stream (streams have rules of their own). */
+function commandResponse(ex: ObservedExchange, p: CommandsProfile): boolean {
+  if (ex.method !== "POST") return false;
+  const endpoint = new URL(p.baseUrl);
+  if (ex.url.origin !== endpoint.origin || ex.url.pathname !== endpoint.pathname) return false;
+  const type = ex.header("content-type") ?? "";
+  return !/^text\/event-stream/i.test(type) && !/text\/event-stream/i.test(ex.requestHeaders.accept ?? "");
+}
+
+const noStore = (v: string | undefined): boolean =>
+  (v ?? "").split(",").some((d) => /^\s*no-store\s*$/i.test(d));
+
+/**
+ * specs/002 area A Endpoints: rules about every response of the Command Endpoint, judged on
+ * every command any check sends (every command, every state, every error), not on one probe.
+ */
+export const commandObservers = [
+  defineObserver<CommandsProfile>({
+    id: "commands.observe-no-store",
+    title: "every successful command response (200 or 204) carries Cache-Control: no-store",
+    requirement: "CMD-RESPONSE-NO-STORE",
+    applies: (ex, p) => commandResponse(ex, p) && (ex.status === 200 || ex.status === 204),
+    judge: (ex) =>
+      noStore(ex.header("cache-control"))
+        ? undefined
+        : {
+            message: `the ${ex.status} answer to ${ex.label ?? "a command"} is cacheable`,
+            expected: "Cache-Control: no-store",
+            actual: ex.header("cache-control") ?? "(no Cache-Control)",
+          },
+  }),
+  defineObserver<CommandsProfile>({
+    id: "commands.observe-json",
+    title: "every command response with a body (success or error) is application/json and parses as JSON",
+    requirement: "CMD-RESPONSE-JSON",
+    // A 5xx may come from a proxy with any body (the document gives it none).
+    applies: (ex, p) => commandResponse(ex, p) && ex.status < 500 && ex.text.trim().length > 0,
+    judge: (ex) => {
+      const type = ex.header("content-type");
+      if (!/^application\/json\s*(;|$)/i.test(type ?? ""))
+        return {
+          message: `the ${ex.status} answer to ${ex.label ?? "a command"} is not labelled JSON`,
+          expected: "Content-Type: application/json",
+          actual: type ?? "(no Content-Type)",
+        };
+      if (ex.jsonError !== undefined)
+        return {
+          message: `the ${ex.status} answer to ${ex.label ?? "a command"} is labelled JSON but does not parse`,
+          expected: "a JSON body",
+          actual: `${ex.jsonError}: ${quote(ex.text, 120)}`,
+        };
+      return undefined;
+    },
+  }),
+];
