@@ -200,7 +200,8 @@ export async function tokenAttacks(o: TokenAttackOptions): Promise<TokenAttack[]
     const host = o.jku;
     // The stranger key is published under the real kid: only trusting the jku can make it verify.
     await add("jku", "signed by a stranger key published at a jku URL the token names", async () => {
-      const kid = typeof header.kid === "string" ? header.kid : attacker.publicJwk.kid;
+      const kid =
+        typeof header.kid === "string" ? header.kid : (attacker.publicJwk.kid ?? "idconform-attacker");
       host.publish({ keys: [{ ...attacker.publicJwk, kid }] });
       return sign({ ...header, jku: host.url, kid }, payload, attacker.privateKey);
     });

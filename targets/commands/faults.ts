@@ -200,6 +200,17 @@ export const faults = [
   // Beyond the first list: one fault for each other MUST requirement, so that every checked
   // MUST can be seen failing (test/unit/catalog.test.ts).
   {
+    id: "delete-soft",
+    description:
+      "delete only marks the account unknown and keeps its data; activating the same sub again revives the old claims",
+    breaks: ["CMD-DELETE"],
+  },
+  {
+    id: "reactivate-not-stored",
+    description: "reactivate answers active, but the stored state stays suspended",
+    breaks: ["CMD-REACTIVATE"],
+  },
+  {
     id: "audit-cacheable",
     description:
       "the audit response, built by its own handler, carries no Cache-Control (every other success keeps no-store)",

@@ -74,19 +74,27 @@ export class AccountCommands {
       // Created with the included claims; an account held for an activate_async, or
       // re-activated under the activate-existing-succeeds fault, gets them replaced.
       if (account === undefined) account = this.accounts.create(req.iss, req.sub ?? "", req.tenant, {});
-      account.claims = { ...req.accountClaims };
+      // delete-soft: a deleted account was only marked; activating it again revives its old data.
+      const revived = this.faults.has("delete-soft") && account.steady === "unknown";
+      account.claims = revived ? { ...account.claims, ...req.accountClaims } : { ...req.accountClaims };
     } else if (command === "maintain" && account !== undefined) {
       // Updated with the included claims; claims not included keep their values.
       account.claims = { ...account.claims, ...req.accountClaims };
     }
     if (account === undefined) return undefined;
     if (transition.revokes) this.sessions.revokeAll(account.audSub);
+    if (transition.to === "unknown" && this.faults.has("delete-soft")) {
+      account.steady = "unknown";
+      return undefined;
+    }
     if (transition.to === "unknown") {
       this.accounts.remove(account);
       this.sessions.revokeAll(account.audSub);
       return undefined;
     }
-    account.steady = transition.to;
+    // reactivate-not-stored: the answer says active, the stored state stays suspended.
+    if (!(command === "reactivate" && this.faults.has("reactivate-not-stored")))
+      account.steady = transition.to;
     account.pending = undefined;
     if (transition.grants) this.sessions.grant(account.audSub);
     return account;
@@ -103,6 +111,8 @@ export class AccountCommands {
         : gone === undefined
           ? { ...(req.sub !== undefined ? { sub: req.sub } : {}), account_state: "unknown" }
           : this.view.success(gone, "unknown");
+    if (command === "reactivate" && this.faults.has("reactivate-not-stored"))
+      body = { ...body, account_state: "active" };
     const lie = MISREPORTED[command];
     if (lie !== undefined && this.faults.has(lie[0])) body = { ...body, account_state: lie[1] };
     if (command === "activate" && this.faults.has("success-no-sub")) {
