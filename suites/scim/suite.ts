@@ -12,6 +12,7 @@ import { paginationChecks } from "./checks/pagination.js";
 import { lifecycleChecks } from "./checks/lifecycle.js";
 import { rateLimitChecks } from "./checks/rate-limit.js";
 import { sweep } from "./cleanup.js";
+import { scimObservers } from "./observers.js";
 
 /**
  * SCIM 2.0 provisioning profile (specs/002 area C): idconform plays the Identity Service
@@ -33,6 +34,7 @@ export default defineSuite({
     ...lifecycleChecks,
     ...rateLimitChecks,
   ],
+  observers: scimObservers,
   async setup(profile, run) {
     // With OAuth, the Identity Service publishes its jwks_uri for Applications that fetch keys.
     const ids =

@@ -30,6 +30,13 @@ const families = (name: string): readonly [string, string, unknown?][] => [
   ["DELETE", "/Users/00000000-0000-4000-8000-000000000000"],
   ["GET", "/Groups"],
   ["POST", "/Group", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: name }],
+  ["GET", "/Groups/00000000-0000-4000-8000-000000000000"],
+  [
+    "PATCH",
+    "/Groups/00000000-0000-4000-8000-000000000000",
+    { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [] },
+  ],
+  ["DELETE", "/Groups/00000000-0000-4000-8000-000000000000"],
 ];
 
 const refused = (res: HttpResponse): boolean =>
@@ -73,7 +80,7 @@ export const authChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.auth-scope",
-    title: "a token without the scim scope is refused (401 or 403)",
+    title: "a token without the scim scope is refused (401 or 403) by every Users and Groups endpoint",
     requirements: ["SCIM-AUTH-SCOPE"],
     async run(c) {
       const s = new ScimClient(c);
@@ -104,14 +111,16 @@ export const authChecks = [
           );
         token = c.profile.auth.noScopeToken;
       }
-      for (const path of ["/Users", "/Groups"]) {
-        const res = await s.call("GET", path, {
+      // Every endpoint family, reads and writes: a scope enforced on some routes only is not enforced.
+      for (const [method, path, body] of families(s.name("no-scope"))) {
+        const res = await s.call(method, path, {
           token,
-          label: `GET ${path} without scim scope`,
+          ...(body ? { body } : {}),
+          label: `${method} ${path} without scim scope`,
           retry429: false,
         });
         c.check("SCIM-AUTH-SCOPE", res.status === 401 || res.status === 403, {
-          expected: "401 or 403",
+          expected: `401 or 403 for ${method} ${path}`,
           actual: String(res.status),
           res,
         });

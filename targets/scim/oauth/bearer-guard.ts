@@ -42,7 +42,11 @@ export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
         "www-authenticate": `${REALM}, error="invalid_token"`,
       });
     }
-    if (!grant.scopes.includes("scim") && !deps.faults.has("scope-not-enforced")) {
+    // scope-checked-on-reads: the scope is checked on GET routes only.
+    const unchecked =
+      deps.faults.has("scope-not-enforced") ||
+      (deps.faults.has("scope-checked-on-reads") && c.req.method !== "GET");
+    if (!grant.scopes.includes("scim") && !unchecked) {
       throw new ScimError(403, undefined, "the access token lacks the scim scope", {
         "www-authenticate": `${REALM}, error="insufficient_scope", scope="scim"`,
       });

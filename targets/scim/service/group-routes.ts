@@ -69,6 +69,9 @@ export function groupRoutes(d: ScimDeps): Hono {
     });
 
     app.get(`${path}/:id`, (c) => {
+      // group-404-plain: the group handlers answer an unknown id in a JSON shape of their own.
+      if (d.faults.has("group-404-plain") && d.groups.get(c.req.param("id")) === undefined)
+        return c.json({ error: "group not found" }, 404);
       // Under group-not-found-200 an unknown id reads like a filter that matched nothing.
       if (d.faults.has("group-not-found-200") && d.groups.get(c.req.param("id")) === undefined) {
         return d.respond.json(
@@ -86,6 +89,8 @@ export function groupRoutes(d: ScimDeps): Hono {
     });
 
     app.delete(`${path}/:id`, (c) => {
+      if (d.faults.has("group-404-plain") && d.groups.get(c.req.param("id")) === undefined)
+        return c.json({ error: "group not found" }, 404);
       if (!d.groups.delete(c.req.param("id"))) throw notFound("group");
       return c.body(null, 204);
     });

@@ -10,6 +10,10 @@ const FAKE_STACK =
   "\nError: {detail}\n    at UserStore.get (/srv/app/src/store.js:42:11)\n" +
   "    at Router.handle (/srv/app/src/router.js:118:5)";
 
+/** The database's own words for a uniqueness conflict, passed on by the `conflict-leaks-sql` fault. */
+const DUPLICATE_KEY =
+  'ERROR: duplicate key value violates unique constraint "users_user_name_key" (SQLSTATE 23505)';
+
 /** Writes SCIM responses: the media type and the error format, in one place. */
 export interface Responder {
   /** A SCIM JSON body (RFC 7644 §3.1: application/scim+json). */
@@ -31,7 +35,9 @@ export function createResponder(faults: FaultSet): Responder {
     error(err) {
       const detail = faults.has("error-stack-trace")
         ? `${err.detail}${FAKE_STACK.replace("{detail}", err.detail)}`
-        : err.detail;
+        : faults.has("conflict-leaks-sql") && err.scimType === "uniqueness"
+          ? `${err.detail}: ${DUPLICATE_KEY}`
+          : err.detail;
       const body = {
         schemas: [ERROR_URN],
         status: faults.has("status-number") ? err.status : String(err.status),
