@@ -154,8 +154,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-USER-UNIQUENESS",
     level: "MUST",
-    source: `${PUB}: scimType uniqueness (409)`,
-    text: "creating a second user with a taken userName answers 409 with scimType uniqueness",
+    source: `${PUB}: scimType uniqueness (409); RFC 7643 §4.1.1 (userName is case-insensitive)`,
+    text: "creating a user with a taken userName, or renaming one to it, in any case, answers 409 with scimType uniqueness",
   },
   {
     id: "SCIM-USER-PATCH",

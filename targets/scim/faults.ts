@@ -52,6 +52,18 @@ export const faults = [
     breaks: ["SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
   },
   {
+    id: "uniqueness-case-sensitive",
+    description:
+      "userName uniqueness compares names as spelled: the same name in another case makes a second user",
+    breaks: ["SCIM-USER-UNIQUENESS"],
+  },
+  {
+    id: "uniqueness-on-create-only",
+    description:
+      "userName uniqueness is enforced on create only: a PATCH may rename a user to a taken userName",
+    breaks: ["SCIM-USER-UNIQUENESS"],
+  },
+  {
     id: "scope-checked-on-reads",
     description: "the scim scope is checked on GET requests only: writes with a token without it go through",
     breaks: ["SCIM-AUTH-SCOPE"],

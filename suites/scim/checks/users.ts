@@ -128,27 +128,67 @@ export const userChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.user-uniqueness",
-    title: "a second user with a taken userName answers 409 with scimType uniqueness",
+    title:
+      "a taken userName, as stored or in another case, answers 409 uniqueness on create and on a PATCH that renames another user to it",
     requirements: ["SCIM-USER-UNIQUENESS"],
     async run(c) {
       const s = new ScimClient(c);
-      const payload = s.user();
+      const payload = s.user(s.name("Unique"));
       const first = await s.createUser(payload);
       if (first.id === undefined)
         return c.skip(`creating the user answered ${first.res.status}: see SCIM-USER-CREATE`, "dependency");
-      let second: string | undefined;
-      try {
-        const again = await s.createUser({ ...payload, externalId: `${String(payload.externalId)}-2` });
-        second = again.id;
-        const e = scimError(again.res);
-        c.check("SCIM-USER-UNIQUENESS", again.res.status === 409 && e?.scimType === "uniqueness", {
-          expected: "409 with scimType uniqueness",
-          actual: `${again.res.status} scimType ${quote(e?.scimType ?? null)}`,
-          res: again.res,
+      const made: (string | undefined)[] = [first.id];
+      const userName = String(payload.userName);
+      // userName is case-insensitive (RFC 7643 §4.1.1): another spelling is the same name.
+      const variant = [...userName]
+        .map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()))
+        .join("");
+      const conflict = (what: string, res: HttpResponse): void => {
+        const e = scimError(res);
+        c.check("SCIM-USER-UNIQUENESS", res.status === 409 && e?.scimType === "uniqueness", {
+          expected: `${what}: 409 with scimType uniqueness`,
+          actual: `${res.status} scimType ${quote(e?.scimType ?? null)}`,
+          res,
         });
+      };
+      try {
+        for (const [what, name] of [
+          ["the same userName", userName],
+          [`the userName in another case (${variant})`, variant],
+        ] as const) {
+          const again = await s.createUser({
+            ...payload,
+            userName: name,
+            externalId: `${String(payload.externalId)}-${made.length}`,
+          });
+          made.push(again.id);
+          conflict(`a second user with ${what}`, again.res);
+        }
+        const other = await s.createUser();
+        made.push(other.id);
+        if (other.id === undefined)
+          return c.skip(
+            `creating a second user answered ${other.res.status}: see SCIM-USER-CREATE`,
+            "dependency",
+          );
+        const path = `/Users/${encodeURIComponent(other.id)}`;
+        const renamed = await s.call("PATCH", path, {
+          body: patch([{ op: "replace", path: "userName", value: variant }]),
+          label: "rename another user to the taken userName",
+        });
+        conflict("a PATCH renaming another user to the taken userName", renamed);
+        const after = await s.call("GET", path, { label: "read the other user back" });
+        c.check(
+          "SCIM-USER-UNIQUENESS",
+          String(body(after).userName ?? "").toLowerCase() !== userName.toLowerCase(),
+          {
+            expected: "the other user keeps its own userName",
+            actual: `userName ${quote(body(after).userName ?? null)}`,
+            res: after,
+          },
+        );
       } finally {
-        await s.remove("Users", second);
-        await s.remove("Users", first.id);
+        for (const id of made.reverse()) await s.remove("Users", id);
       }
     },
   }),

@@ -38,8 +38,10 @@ export class UserStore {
   }
 
   private holder(userName: string, except?: string): UserRecord | undefined {
-    const lower = userName.toLowerCase();
-    for (const u of this.users.values()) if (u.id !== except && u.userName.toLowerCase() === lower) return u;
+    // uniqueness-case-sensitive: names are compared as spelled.
+    const norm = (x: string): string => (this.faults.has("uniqueness-case-sensitive") ? x : x.toLowerCase());
+    const wanted = norm(userName);
+    for (const u of this.users.values()) if (u.id !== except && norm(u.userName) === wanted) return u;
     return undefined;
   }
 
@@ -69,7 +71,8 @@ export class UserStore {
   update(id: string, fields: UserFields): UserRecord {
     const old = this.users.get(id);
     if (old === undefined) throw new ScimError(404, undefined, "user not found");
-    if (fields.userName.toLowerCase() !== old.userName.toLowerCase() && this.holder(fields.userName, id)) {
+    const renamed = fields.userName.toLowerCase() !== old.userName.toLowerCase();
+    if (renamed && this.holder(fields.userName, id) && !this.faults.has("uniqueness-on-create-only")) {
       throw taken(fields.userName);
     }
     const user: UserRecord = {
