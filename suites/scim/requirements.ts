@@ -190,8 +190,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-USER-DELETE-REUSE",
     level: "MUST",
-    source: `${C} States (SCIM users: a new user with the same username MUST then be allowed)`,
-    text: "after DELETE, a new user with the same userName can be created",
+    source: `${C} States (SCIM users: a new user with the same username MUST then be allowed); RFC 7643 §3.1 (id never reassigned)`,
+    text: "after DELETE, a new user with the same userName can be created, and it is new: another id and none of the deleted user's attributes",
   },
   {
     id: "SCIM-USER-LIFECYCLE",

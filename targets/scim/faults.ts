@@ -52,6 +52,12 @@ export const faults = [
     breaks: ["SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
   },
   {
+    id: "delete-soft-revive",
+    description:
+      "DELETE hides the user; a new user with the same userName revives the old record: its id and the attributes the new one leaves out",
+    breaks: ["SCIM-USER-DELETE-REUSE"],
+  },
+  {
     id: "uniqueness-case-sensitive",
     description:
       "userName uniqueness compares names as spelled: the same name in another case makes a second user",

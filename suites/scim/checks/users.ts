@@ -287,7 +287,8 @@ export const userChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.user-delete-reuse",
-    title: "DELETE removes the user (204, then 404), and its userName can be used again",
+    title:
+      "DELETE removes the user (204, then 404), and its userName can be used again by a new user that brings back nothing of the old one",
     requirements: ["SCIM-USER-DELETE", "SCIM-USER-DELETE-REUSE"],
     async run(c) {
       const s = new ScimClient(c);
@@ -305,12 +306,32 @@ export const userChecks = [
           actual: `${del.status}, then ${gone.status}`,
           res: gone,
         });
-        const re = await s.createUser({ ...payload, externalId: `${String(payload.externalId)}-again` });
+        // The new user is sent without displayName: the deleted user's must not come back.
+        const re = await s.createUser({
+          ...payload,
+          externalId: `${String(payload.externalId)}-again`,
+          displayName: undefined,
+        });
         again = re.id;
-        c.check("SCIM-USER-DELETE-REUSE", re.res.status === 201, {
+        c.require("SCIM-USER-DELETE-REUSE", re.res.status === 201, {
           expected: `201 for a new user named ${String(payload.userName)}`,
           actual: `${re.res.status} ${re.res.text.slice(0, 200)}`,
           res: re.res,
+        });
+        const read =
+          again === undefined
+            ? undefined
+            : await s.call("GET", `/Users/${encodeURIComponent(again)}`, { label: "read the new user" });
+        const fresh = read ? body(read) : {};
+        const old = [
+          ...(again === id ? [`the deleted user's id ${id}`] : []),
+          ...(fresh.displayName !== undefined ? [`displayName ${quote(fresh.displayName)}`] : []),
+          ...(fresh.externalId === payload.externalId ? [`externalId ${quote(fresh.externalId)}`] : []),
+        ];
+        c.check("SCIM-USER-DELETE-REUSE", old.length === 0, {
+          expected: "a new id, and none of the deleted user's attributes",
+          actual: old.join(", ") || "",
+          ...(read ? { res: read } : {}),
         });
       } finally {
         await s.remove("Users", again);

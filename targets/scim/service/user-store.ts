@@ -17,6 +17,8 @@ const taken = (userName: string): ScimError =>
  */
 export class UserStore {
   private readonly users = new Map<string, UserRecord>();
+  /** Deleted users by lower-case userName, kept only under `delete-soft-revive`. */
+  private readonly tombstones = new Map<string, UserRecord>();
   /** userNames of deleted users, kept taken only under `deleted-username-reserved`. */
   private readonly reserved = new Set<string>();
   private seq = 0;
@@ -54,9 +56,20 @@ export class UserStore {
       throw taken(fields.userName);
     if (this.reserved.has(lower)) throw taken(fields.userName);
     const now = new Date().toISOString();
+    // delete-soft-revive: a deleted user's record is revived under its old id, old fields kept where the new ones are silent.
+    const dead = this.faults.has("delete-soft-revive") ? this.tombstones.get(lower) : undefined;
+    this.tombstones.delete(lower);
+    const kept = dead
+      ? Object.fromEntries(
+          Object.entries(dead).filter(
+            ([k]) => (fields as unknown as Record<string, unknown>)[k] === undefined,
+          ),
+        )
+      : {};
     const user: UserRecord = {
+      ...kept,
       ...fields,
-      id: randomUUID(),
+      id: dead?.id ?? randomUUID(),
       seq: ++this.seq,
       created: now,
       lastModified: now,
@@ -97,6 +110,10 @@ export class UserStore {
     if (this.faults.has("delete-keeps-user")) return true;
     this.users.delete(id);
     this.access.forget(id);
+    if (this.faults.has("delete-soft-revive")) {
+      if (this.tombstones.size >= LIMITS.maxReservedUserNames) this.tombstones.clear();
+      this.tombstones.set(user.userName.toLowerCase(), user);
+    }
     if (this.faults.has("deleted-username-reserved")) {
       if (this.reserved.size >= LIMITS.maxReservedUserNames) {
         const oldest = this.reserved.values().next();
