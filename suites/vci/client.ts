@@ -26,6 +26,7 @@ import {
 } from "../../mocks/wallet/offer.js";
 import { jwtProof, type ProofOptions } from "../../mocks/wallet/proof.js";
 import type { VciProfile } from "./profile.js";
+import { TAG } from "./observers.js";
 
 export type Ctx = CheckContext<VciProfile>;
 export type Json = Record<string, unknown>;
@@ -342,7 +343,7 @@ export class Vci {
 
   /** A Token Request at the AS's token endpoint (form fields as given). */
   async token(form: Record<string, string>, label = "token request"): Promise<HttpResponse> {
-    return this.c.http.post(await this.tokenEndpoint(), { form, label });
+    return this.c.http.post(await this.tokenEndpoint(), { form, label, tags: [TAG.token] });
   }
 
   /** The pre-authorized Token Request of an offer, with its tx_code when it needs one. */
@@ -377,7 +378,7 @@ export class Vci {
     const m = await this.metadata();
     if (m.nonce_endpoint === undefined) return undefined;
     const url = await this.endpoint("nonce_endpoint");
-    const res = await this.c.http.post(url, { body: "", label: "nonce" });
+    const res = await this.c.http.post(url, { body: "", label: "nonce", tags: [TAG.nonce] });
     const n = body(res).c_nonce;
     if (res.status < 200 || res.status > 299 || typeof n !== "string")
       this.c.skip(`the nonce endpoint answered ${said(res)}: see VCI-NONCE-RESPONSE`, "dependency");
@@ -510,6 +511,7 @@ export class Vci {
       json,
       headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
       label: opts.label ?? "credential request",
+      ...(opts.url === undefined ? { tags: [TAG.credential] } : {}),
     });
     return this.read(res);
   }

@@ -16,6 +16,7 @@ import { encryptionChecks } from "./checks/encryption.js";
 import { deferredChecks } from "./checks/deferred.js";
 import { notificationChecks } from "./checks/notification.js";
 import { authorizationChecks } from "./checks/authorization.js";
+import { vciObservers } from "./observers.js";
 
 /**
  * Credential issuance (specs/000): idconform plays the Wallet against a Credential Issuer
@@ -41,6 +42,7 @@ export default defineSuite({
     ...notificationChecks,
     ...authorizationChecks,
   ],
+  observers: vciObservers,
   async setup(profile, run) {
     const wallet = await startWallet({
       ...(profile.wallet.port !== undefined ? { port: profile.wallet.port } : {}),

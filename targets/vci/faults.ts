@@ -148,6 +148,23 @@ export const faults = [
     breaks: ["VCI-TOKEN-ERROR-FORMAT"],
   },
   {
+    id: "details-token-cacheable",
+    description:
+      "token responses that carry authorization_details lack Cache-Control: no-store (the plain ones keep it)",
+    breaks: ["VCI-TOKEN-NO-STORE"],
+  },
+  {
+    id: "invalid-grant-cacheable",
+    description: "invalid_grant token errors lack Cache-Control: no-store (other token errors keep it)",
+    breaks: ["VCI-TOKEN-ERROR-FORMAT"],
+  },
+  {
+    id: "proof-error-quotes",
+    description:
+      "invalid_proof errors quote the rejected proof header in error_description, double quotes included",
+    breaks: ["VCI-CRED-ERROR-FORMAT"],
+  },
+  {
     id: "token-long-lived",
     description: "bearer tokens with expires_in 3600",
     breaks: ["VCI-TOKEN-LIFETIME"],
@@ -420,7 +437,7 @@ export const faults = [
     id: "token-type-missing",
     description: "successful token responses (both grants) lack token_type",
     breaks: ["VCI-TOKEN-PRE-AUTH"],
-    skips: ["VCI-TOKEN-LIFETIME", "VCI-TOKEN-NO-STORE"],
+    skips: ["VCI-TOKEN-LIFETIME"],
   },
   {
     id: "code-unchecked",
@@ -432,7 +449,6 @@ export const faults = [
     id: "nonce-text-type",
     description: "nonce responses carry Content-Type: text/plain (same JSON body, same no-store)",
     breaks: ["VCI-NONCE-RESPONSE"],
-    skips: ["VCI-NONCE-NO-STORE"],
   },
   {
     id: "jwt-vc-refused",

@@ -1,7 +1,8 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
-import { body, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
+import { body, isJsonType, said, Vci, type Ctx } from "../client.js";
+import { TAG } from "../observers.js";
 
 /** Characters of each value looked at: enough for any honest nonce, bounded against a hostile one. */
 const MAX_LOOKED_AT = 512;
@@ -52,13 +53,12 @@ export function noncePatterns(all: readonly string[], now = Date.now()): string[
 export const nonceChecks = [
   defineCheck<VciProfile>({
     id: "vci.nonce",
-    title:
-      "an empty POST to the nonce endpoint, with no token, answers 2xx JSON with c_nonce and Cache-Control: no-store",
-    requirements: ["VCI-NONCE-RESPONSE", "VCI-NONCE-NO-STORE"],
+    title: "an empty POST to the nonce endpoint, with no token, answers 2xx JSON with c_nonce",
+    requirements: ["VCI-NONCE-RESPONSE"],
     async run(c: Ctx) {
       const v = new Vci(c);
       const url = await v.endpoint("nonce_endpoint");
-      const res = await c.http.post(url, { body: "", label: "nonce" });
+      const res = await c.http.post(url, { body: "", label: "nonce", tags: [TAG.nonce] });
       c.require(
         "VCI-NONCE-RESPONSE",
         res.status >= 200 && res.status < 300 && isJsonType(res) && typeof body(res).c_nonce === "string",
@@ -67,10 +67,6 @@ export const nonceChecks = [
           actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
         },
       );
-      c.check("VCI-NONCE-NO-STORE", noStore(res), {
-        expected: "Cache-Control: no-store",
-        actual: res.header("cache-control") ?? "(absent)",
-      });
     },
   }),
 
@@ -84,7 +80,7 @@ export const nonceChecks = [
       const url = await v.endpoint("nonce_endpoint");
       const values: string[] = [];
       for (let i = 0; i < c.profile.nonceSamples; i++) {
-        const res = await c.http.post(url, { body: "", label: `nonce ${i + 1}` });
+        const res = await c.http.post(url, { body: "", label: `nonce ${i + 1}`, tags: [TAG.nonce] });
         const n = body(res).c_nonce;
         if (res.status < 200 || res.status > 299 || typeof n !== "string")
           c.skip(`the nonce endpoint answered ${said(res)}: see VCI-NONCE-RESPONSE`, "dependency");

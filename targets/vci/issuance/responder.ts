@@ -31,6 +31,8 @@ export function credentialError(ctx: VciContext, err: VciError): Response {
     err,
     ctx.faults.has("error-description-quotes") && err.status === 400
       ? { describe: (d) => `${d} (see "C:\\issuer\\errors")` }
-      : {},
+      : ctx.faults.has("proof-error-quotes") && err.error === "invalid_proof"
+        ? { describe: (d) => `${d}: rejected proof header {"typ": "openid4vci-proof+jwt"}` }
+        : {},
   );
 }

@@ -162,11 +162,18 @@ export function tokenEndpoint(deps: TokenDeps) {
           ...(granted.details ? { authorization_details: granted.details } : {}),
         },
         200,
-        faults.has("token-cacheable") ? {} : NO_STORE,
+        // details-token-cacheable: the response built for authorization_details forgets no-store.
+        faults.has("token-cacheable") || (faults.has("details-token-cacheable") && granted.details)
+          ? {}
+          : NO_STORE,
       );
     } catch (err) {
       if (err instanceof VciError)
-        return errorResponse(err, { cacheable: faults.has("token-error-cacheable") });
+        return errorResponse(err, {
+          cacheable:
+            faults.has("token-error-cacheable") ||
+            (faults.has("invalid-grant-cacheable") && err.error === "invalid_grant"),
+        });
       throw err;
     }
   };
