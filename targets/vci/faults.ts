@@ -148,6 +148,21 @@ export const faults = [
     breaks: ["VCI-TOKEN-ERROR-FORMAT"],
   },
   {
+    id: "proof-typ-optional",
+    description: "a jwt proof without typ is accepted (a wrong typ is still refused)",
+    breaks: ["VCI-PROOF-TYP"],
+  },
+  {
+    id: "proof-aud-optional",
+    description: "a jwt proof without aud is accepted (a wrong aud is still refused)",
+    breaks: ["VCI-PROOF-AUD"],
+  },
+  {
+    id: "proof-hmac-accepted",
+    description: "a jwt proof in HS256 is verified with its own jwk's public key (PEM) as the HMAC secret",
+    breaks: ["VCI-PROOF-SIGNATURE"],
+  },
+  {
     id: "details-token-cacheable",
     description:
       "token responses that carry authorization_details lack Cache-Control: no-store (the plain ones keep it)",

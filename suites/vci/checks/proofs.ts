@@ -1,4 +1,6 @@
+import { exportJWK } from "jose";
 import { defineCheck } from "../../../src/engine/check.js";
+import { tokenAttacks, type TokenAttackId } from "../../../src/engine/token-attacks.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { holderKey, type HolderAlg, type HolderKey } from "../../../mocks/wallet/keys.js";
 import { jwtProof } from "../../../mocks/wallet/proof.js";
@@ -38,6 +40,17 @@ async function refused(
   });
 }
 
+/**
+ * Proof forgeries from the shared token attack family, beyond the ones built by the Wallet:
+ * what each does and the requirement it decides.
+ */
+const FORGED: readonly [TokenAttackId, string, string][] = [
+  ["stranger-key", "VCI-PROOF-SIGNATURE", "a proof signed by another key than its header jwk"],
+  ["hs256-public-key", "VCI-PROOF-SIGNATURE", "a proof in HS256 keyed with its own public key"],
+  ["typ-absent", "VCI-PROOF-TYP", "a proof without typ"],
+  ["missing-aud", "VCI-PROOF-AUD", "a proof without aud"],
+];
+
 const hasNonceEndpoint = async (v: Vci): Promise<boolean> =>
   (await v.metadata()).nonce_endpoint !== undefined;
 
@@ -68,7 +81,7 @@ export const proofChecks = [
   defineCheck<VciProfile>({
     id: "vci.proof-rejected",
     title:
-      "a jwt proof with another aud, a wrong typ, alg none, a signature that does not verify or a private key in its header is refused with 400 invalid_proof",
+      "a jwt proof with another aud or none, a wrong typ or none, alg none, a signature that does not verify (flipped, another key, HS256 keyed with the public key) or a private key in its header is refused with 400 invalid_proof",
     requirements: [
       "VCI-PROOF-AUD",
       "VCI-PROOF-TYP",
@@ -93,6 +106,21 @@ export const proofChecks = [
       await refused(c, v, "VCI-PROOF-SIGNATURE", "a proof whose signature does not verify", (key) =>
         v.proof(key, { corruptSignature: true }),
       );
+      for (const [attack, id, what] of FORGED)
+        await refused(c, v, id, what, async (key) => {
+          const valid = await v.proof(key);
+          const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
+          const [forged] = await tokenAttacks({
+            token: valid,
+            signingKey,
+            requiredClaims: ["aud"],
+            only: [attack],
+          });
+          // Each of these variants exists for every signing algorithm the Wallet uses.
+          if (forged === undefined)
+            throw new Error(`the token attack family made no ${attack} for ${key.alg}`);
+          return forged.token;
+        });
       await refused(
         c,
         v,

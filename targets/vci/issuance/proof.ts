@@ -1,3 +1,4 @@
+import { createPublicKey, type JsonWebKey } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from "jose";
 import type { VciContext } from "../context.js";
 import { badRequest, type VciError } from "../http/errors.js";
@@ -16,12 +17,15 @@ const invalidProof = (description: string): VciError => badRequest("invalid_proo
 
 /** The header checks of a `jwt` proof: typ, alg, and exactly one key member, which is `jwk`. */
 function checkHeader(ctx: VciContext, header: Record<string, unknown>, algs: readonly string[]) {
-  if (!ctx.faults.has("proof-typ-unchecked") && header.typ !== ctx.ids.proofTyp) {
+  // proof-typ-optional: only a typ that is present is compared.
+  const typOptional = ctx.faults.has("proof-typ-optional") && header.typ === undefined;
+  if (!ctx.faults.has("proof-typ-unchecked") && !typOptional && header.typ !== ctx.ids.proofTyp) {
     throw invalidProof(`the proof typ must be ${ctx.ids.proofTyp}`);
   }
   const alg = header.alg;
   const unsigned = alg === "none" && ctx.faults.has("proof-alg-none-accepted");
-  if (typeof alg !== "string" || (!unsigned && !algs.includes(alg))) {
+  const hmac = typeof alg === "string" && alg.startsWith("HS") && ctx.faults.has("proof-hmac-accepted");
+  if (typeof alg !== "string" || (!unsigned && !hmac && !algs.includes(alg))) {
     throw invalidProof(`the proof alg must be one of ${algs.join(", ")}`);
   }
   if (alg === "EdDSA" && ctx.faults.has("eddsa-proof-refused")) {
@@ -48,7 +52,14 @@ async function payloadOf(ctx: VciContext, jwt: string, alg: string, jwk: JWK, un
   }
   let verified: Uint8Array;
   try {
-    const key = await importJWK(jwk, alg);
+    // proof-hmac-accepted: an HS* proof is checked with the jwk's public key (PEM) as the secret.
+    const key = alg.startsWith("HS")
+      ? new TextEncoder().encode(
+          createPublicKey({ key: jwk as JsonWebKey, format: "jwk" })
+            .export({ type: "spki", format: "pem" })
+            .toString(),
+        )
+      : await importJWK(jwk, alg);
     verified = (await compactVerify(jwt, key, { algorithms: [alg] })).payload;
   } catch {
     throw invalidProof("the proof signature does not verify with its jwk");
@@ -85,7 +96,8 @@ export async function verifyProof(
   const { alg, jwk, unsigned } = checkHeader(ctx, header, algs);
   const key = publicJwk(jwk);
   const payload = await payloadOf(ctx, proof, alg, key, unsigned);
-  if (!ctx.faults.has("proof-aud-unchecked")) {
+  const audOptional = ctx.faults.has("proof-aud-optional") && payload.aud === undefined;
+  if (!ctx.faults.has("proof-aud-unchecked") && !audOptional) {
     const aud = payload.aud;
     const ok = aud === ctx.issuer() || (Array.isArray(aud) && aud.includes(ctx.issuer()));
     if (!ok) throw invalidProof("the proof aud must be the credential issuer identifier");
