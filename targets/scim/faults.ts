@@ -187,6 +187,11 @@ export const faults = [
     breaks: ["SCIM-AUTH-TOKEN-EXPIRES"],
   },
   {
+    id: "assertion-embedded-jwk-trusted",
+    description: "a client assertion carrying a header jwk is verified with that key instead of the client's",
+    breaks: ["SCIM-AUTH-ASSERTION-SIG"],
+  },
+  {
     id: "assertion-signature-unchecked",
     description:
       "the token endpoint does not verify the client assertion's signature (its claims are still checked)",

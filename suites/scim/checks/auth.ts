@@ -6,6 +6,23 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import { breakSignature, signAssertion } from "../../../mocks/identity-service/assertion.js";
 import type { ScimProfile } from "../profile.js";
 import { isOAuth, ScimClient } from "../scim-client.js";
+import { startJkuHost, tokenAttacks, type TokenAttackId } from "../../../src/engine/token-attacks.js";
+
+/**
+ * Client assertion forgeries from the shared attack family and the requirement each decides
+ * (RFC 7523 §3: signed by the client's registered key; aud and exp REQUIRED).
+ */
+const FORGED: readonly [TokenAttackId, string][] = [
+  ["alg-none", "SCIM-AUTH-ASSERTION-SIG"],
+  ["stranger-key", "SCIM-AUTH-ASSERTION-SIG"],
+  ["embedded-jwk", "SCIM-AUTH-ASSERTION-SIG"],
+  ["embedded-x5c", "SCIM-AUTH-ASSERTION-SIG"],
+  ["jku", "SCIM-AUTH-ASSERTION-SIG"],
+  ["hs256-public-key", "SCIM-AUTH-ASSERTION-SIG"],
+  ["unknown-kid", "SCIM-AUTH-ASSERTION-SIG"],
+  ["missing-aud", "SCIM-AUTH-ASSERTION-AUD"],
+  ["missing-exp", "SCIM-AUTH-ASSERTION-EXP"],
+];
 
 const STATIC =
   "not exercised: the profile gives a static bearer token (suites.scim.auth.bearerToken), not OAuth with RFC 7523";
@@ -218,7 +235,7 @@ export const authChecks = [
   defineCheck<ScimProfile>({
     id: "scim.auth-assertion-rules",
     title:
-      "the token endpoint refuses an assertion with a wrong aud, a bad signature, an expired one, and a replayed jti",
+      "the token endpoint refuses an assertion with a wrong or no aud, a bad signature (flipped, a stranger key, a key it carries in jwk, x5c or jku, HS256 keyed with the public key, alg none), an expired one or one without exp, and a replayed jti",
     requirements: [
       "SCIM-AUTH-ASSERTION-AUD",
       "SCIM-AUTH-ASSERTION-SIG",
@@ -260,6 +277,24 @@ export const authChecks = [
         label: "expired assertion",
       });
       c.check("SCIM-AUTH-ASSERTION-EXP", refused(exp), detail(exp));
+      // Each forgery from a fresh assertion (its own jti), so a refusal is never a replay's.
+      const jku = await startJkuHost();
+      try {
+        for (const [attack, id] of FORGED) {
+          const [forged] = await tokenAttacks({
+            token: await sign({}),
+            signingKey: jwk,
+            jku,
+            requiredClaims: ["aud", "exp"],
+            only: [attack],
+          });
+          if (forged === undefined) continue; // no x5c for an EdDSA key
+          const res = await s.requestToken({ assertion: forged.token, label: `assertion ${forged.title}` });
+          c.check(id, refused(res), detail(res));
+        }
+      } finally {
+        await jku.close();
+      }
 
       const once = await sign({}, `idc-replay-${randomUUID()}`);
       const first = await s.requestToken({ assertion: once, label: "assertion, first use" });

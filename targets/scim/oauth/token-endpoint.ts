@@ -72,6 +72,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
       jtis: deps.faults.has("assertion-replay-accepted") ? undefined : deps.jtis,
       signature: !deps.faults.has("assertion-signature-unchecked"),
       expiry: !deps.faults.has("assertion-exp-unchecked"),
+      embeddedJwk: deps.faults.has("assertion-embedded-jwk-trusted"),
     });
     if (!result.ok) {
       return result.status === 503
