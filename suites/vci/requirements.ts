@@ -285,6 +285,24 @@ export const catalog = defineCatalog("vci", [
     source: `${D} Rules 3 and 4 (authorization code flow with authorization_details of type std_credential; credential_identifiers used in the Credential Request)`,
     text: "login and consent in a browser give a code; its Token Response carries authorization_details with credential_identifiers, which obtain a credential",
   },
+  {
+    id: "VCI-AUTHZ-CODE-REPLAY",
+    level: "MUST",
+    source: `${D} Token Request (code: as in OAuth 2.0); RFC 6749 §4.1.2 (a code used more than once MUST be denied), §5.2`,
+    text: "an authorization code exchanged once is refused with 400 invalid_grant when exchanged again",
+  },
+  {
+    id: "VCI-AUTHZ-PKCE",
+    level: "MUST",
+    source: `${D} Token Request (code_verifier: as in OAuth 2.0); RFC 7636 §4.6 (a verifier that does not match: invalid_grant)`,
+    text: "an authorization code exchanged with a code_verifier that does not match its code_challenge is refused with 400 invalid_grant",
+  },
+  {
+    id: "VCI-AUTHZ-REDIRECT-URI",
+    level: "MUST",
+    source: `${D} Token Request (redirect_uri: as in OAuth 2.0); RFC 6749 §4.1.3 (identical to the authorization request's), §5.2`,
+    text: "an authorization code exchanged with another redirect_uri than its Authorization Request's is refused with 400 invalid_grant",
+  },
 
   // Nonce endpoint (Endpoints: Nonce Endpoint; Resources: Nonce Response; States 3)
   {

@@ -148,6 +148,22 @@ export const faults = [
     breaks: ["VCI-TOKEN-ERROR-FORMAT"],
   },
   {
+    id: "auth-code-reusable",
+    description: "an authorization code can be exchanged again and again until it expires",
+    breaks: ["VCI-AUTHZ-CODE-REPLAY"],
+  },
+  {
+    id: "pkce-unchecked",
+    description: "the code_verifier is required but never compared with the code_challenge",
+    breaks: ["VCI-AUTHZ-PKCE"],
+  },
+  {
+    id: "redirect-uri-unchecked",
+    description:
+      "the redirect_uri of the exchange is required but not compared with the authorization request's",
+    breaks: ["VCI-AUTHZ-REDIRECT-URI"],
+  },
+  {
     id: "proof-typ-optional",
     description: "a jwt proof without typ is accepted (a wrong typ is still refused)",
     breaks: ["VCI-PROOF-TYP"],

@@ -25,6 +25,11 @@ export class AuthorizationCodes {
     return value;
   }
 
+  /** Looks a code up and leaves it (the `auth-code-reusable` fault). */
+  peek(value: string): AuthorizationCode | undefined {
+    return this.codes.get(value);
+  }
+
   /** Takes a code out: found or not, it cannot be exchanged again. */
   take(value: string): AuthorizationCode | undefined {
     const code = this.codes.get(value);

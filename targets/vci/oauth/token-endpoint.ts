@@ -117,11 +117,12 @@ function authorizationCode(deps: TokenDeps, form: URLSearchParams): Granted {
   if (!code || !verifier || !redirectUri || !clientId) {
     throw invalidRequest("code, code_verifier, redirect_uri and client_id are required");
   }
-  const authorized = deps.codes.take(code);
+  // auth-code-reusable: the code is looked up, never taken out.
+  const authorized = ctx.faults.has("auth-code-reusable") ? deps.codes.peek(code) : deps.codes.take(code);
   if (authorized === undefined) throw invalidGrant("the code is unknown, expired or already used");
-  if (!sameSecret(s256(verifier), authorized.codeChallenge))
+  if (!ctx.faults.has("pkce-unchecked") && !sameSecret(s256(verifier), authorized.codeChallenge))
     throw invalidGrant("code_verifier does not match");
-  if (redirectUri !== authorized.redirectUri)
+  if (!ctx.faults.has("redirect-uri-unchecked") && redirectUri !== authorized.redirectUri)
     throw invalidGrant("redirect_uri differs from the authorization request");
   if (clientId !== authorized.clientId)
     throw invalidGrant("client_id differs from the authorization request");
