@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm run mutation -- --suite <s>`: StrykerJS mutates the protocol files of a suite's reference
+// target and runs the suite's checks against each mutant (test/mutation/suite.mutation.ts);
+// prints the mutation score and writes reports/mutation/<s>/mutation.{html,json}.
+import { parseArgs } from "node:util";
+import { mutableSuites, strykerOptions } from "../test/mutation/stryker-options.mjs";
+
+const usage = `usage: npm run mutation -- --suite <${mutableSuites().join("|")}> [--files <path,...>] [--concurrency N] [--force]
+  --files        mutate only these files of the target (comma-separated, relative to the project)
+  --concurrency  Stryker workers (default 2)
+  --force        test every mutant again, not only those the last run did not decide (incremental)`;
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      suite: { type: "string" },
+      files: { type: "string" },
+      concurrency: { type: "string" },
+      force: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }).values;
+} catch (e) {
+  console.error(`${e.message}\n${usage}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (!args.suite || !mutableSuites().includes(args.suite)) {
+  console.error(`${args.suite ? `unknown suite "${args.suite}"` : "--suite is required"}\n${usage}`);
+  process.exit(2);
+}
+const concurrency = args.concurrency === undefined ? undefined : Number(args.concurrency);
+if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
+  console.error(`--concurrency takes a whole number above 0\n${usage}`);
+  process.exit(2);
+}
+
+process.env.IDC_MUTATION_SUITE = args.suite;
+const { Stryker } = await import("@stryker-mutator/core");
+const options = strykerOptions(args.suite, {
+  ...(args.files ? { files: args.files.split(",").map((f) => f.trim()) } : {}),
+  ...(concurrency ? { concurrency } : {}),
+  force: args.force,
+});
+const started = Date.now();
+const results = await new Stryker(options).runMutationTest();
+
+const count = (...s) => results.filter((m) => s.includes(m.status)).length;
+const killed = count("Killed", "Timeout");
+const survived = count("Survived");
+const noCoverage = count("NoCoverage");
+const valid = killed + survived + noCoverage;
+const score = valid === 0 ? 0 : (100 * killed) / valid;
+console.log(
+  `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored as fault switches or display text; ${count("CompileError", "RuntimeError")} errors) in ${Math.round((Date.now() - started) / 60000)} min`,
+);
+console.log(`report: reports/mutation/${args.suite}/mutation.html`);

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSuite, type SuiteSession } from "../../src/engine/in-process.js";
+import type { CheckResult } from "../../src/engine/check.js";
+import { loadSuites } from "../../src/engine/discovery.js";
+
+/**
+ * The test StrykerJS runs against a mutated reference target (`npm run mutation -- --suite s`):
+ * the suite's checks, one test each, against its reference target started in this process, so
+ * that Stryker's per-test coverage runs only the checks that reach a mutant. A mutant is killed
+ * when a check no longer finds every requirement it decides met, or when one of the suite's
+ * observers sees an exchange of that check break its every-exchange rule. The clean target
+ * passes every test (Stryker's dry run insists on it).
+ */
+const suite = process.env.IDC_MUTATION_SUITE;
+if (suite === undefined) throw new Error("IDC_MUTATION_SUITE names the suite whose target is mutated");
+
+/** What a check's result shows that the clean target never shows: empty when it is clean. */
+export function departures(r: CheckResult): string[] {
+  const out = Object.entries(r.requirements)
+    .filter(([, o]) => o !== "met")
+    .map(([id, o]) => `${id}: ${o}: ${r.findings.find((f) => f.requirements.includes(id))?.message ?? ""}`);
+  for (const o of r.observations ?? []) {
+    if (o.violations > 0) out.push(`observer ${o.observer}: ${o.first?.message ?? "violated"}`);
+    if (o.error !== undefined) out.push(`observer ${o.observer}: ${o.error}`);
+  }
+  return out;
+}
+
+// The manifest's check list, read without starting the target.
+const [manifest] = await loadSuites([suite]);
+const checks = manifest?.checks ?? [];
+let session: SuiteSession | undefined;
+
+describe(`${suite} reference target under mutation`, () => {
+  beforeAll(async () => {
+    session = await openSuite({ suite });
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  for (const def of checks) {
+    it(def.id, async () => {
+      const r = await session!.run(def.id);
+      expect(departures(r)).toEqual([]);
+    });
+  }
+});
