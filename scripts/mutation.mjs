@@ -8,6 +8,7 @@ import { mutableSuites, strykerOptions } from "../test/mutation/stryker-options.
 const usage = `usage: npm run mutation -- --suite <${mutableSuites().join("|")}> [--files <path,...>] [--concurrency N] [--force]
   --files        mutate only these files of the target (comma-separated, relative to the project)
   --concurrency  Stryker workers (default 2)
+  --report-dir   where the report, the incremental file and the sandboxes go (default reports/mutation/<s>)
   --force        test every mutant again, not only those the last run did not decide (incremental)`;
 
 let args;
@@ -18,6 +19,7 @@ try {
       files: { type: "string" },
       concurrency: { type: "string" },
       force: { type: "boolean", default: false },
+      "report-dir": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   }).values;
@@ -45,6 +47,7 @@ const options = strykerOptions(args.suite, {
   ...(args.files ? { files: args.files.split(",").map((f) => f.trim()) } : {}),
   ...(concurrency ? { concurrency } : {}),
   force: args.force,
+  ...(args["report-dir"] ? { reportDir: args["report-dir"] } : {}),
 });
 const started = Date.now();
 const results = await new Stryker(options).runMutationTest();
@@ -58,4 +61,4 @@ const score = valid === 0 ? 0 : (100 * killed) / valid;
 console.log(
   `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored as fault switches or display text; ${count("CompileError", "RuntimeError")} errors) in ${Math.round((Date.now() - started) / 60000)} min`,
 );
-console.log(`report: reports/mutation/${args.suite}/mutation.html`);
+console.log(`report: ${options.htmlReporter.fileName}`);

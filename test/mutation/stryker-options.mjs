@@ -41,10 +41,10 @@ export function protocolFiles(suite) {
 
 /**
  * @param {string} suite
- * @param {{ files?: string[], concurrency?: number, incremental?: boolean, force?: boolean }} [o]
+ * @param {{ files?: string[], concurrency?: number, incremental?: boolean, force?: boolean, reportDir?: string }} [o]
  */
 export function strykerOptions(suite, o = {}) {
-  const out = join("reports", "mutation", suite);
+  const out = o.reportDir ?? join("reports", "mutation", suite);
   return {
     mutate: o.files ?? protocolFiles(suite),
     testRunner: "vitest",
@@ -65,7 +65,7 @@ export function strykerOptions(suite, o = {}) {
     jsonReporter: { fileName: join(out, "mutation.json") },
     clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
     ignorePatterns: ["reports", "test/e2e", "test/browser", "test/unit", "bench", ".git"],
-    tempDirName: join("reports", "mutation", ".stryker-tmp"),
+    tempDirName: join(out, ".stryker-tmp"),
     cleanTempDir: true,
     // The reference targets are TypeScript the checks reach over HTTP; a mutant that does not
     // type-check still runs (vitest strips types), so type checking is left out.

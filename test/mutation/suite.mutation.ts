@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSuite, type SuiteSession } from "../../src/engine/in-process.js";
-import type { CheckResult } from "../../src/engine/check.js";
+import { departures } from "./departures.js";
 import { loadSuites } from "../../src/engine/discovery.js";
 
 /**
@@ -13,18 +13,6 @@ import { loadSuites } from "../../src/engine/discovery.js";
  */
 const suite = process.env.IDC_MUTATION_SUITE;
 if (suite === undefined) throw new Error("IDC_MUTATION_SUITE names the suite whose target is mutated");
-
-/** What a check's result shows that the clean target never shows: empty when it is clean. */
-export function departures(r: CheckResult): string[] {
-  const out = Object.entries(r.requirements)
-    .filter(([, o]) => o !== "met")
-    .map(([id, o]) => `${id}: ${o}: ${r.findings.find((f) => f.requirements.includes(id))?.message ?? ""}`);
-  for (const o of r.observations ?? []) {
-    if (o.violations > 0) out.push(`observer ${o.observer}: ${o.first?.message ?? "violated"}`);
-    if (o.error !== undefined) out.push(`observer ${o.observer}: ${o.error}`);
-  }
-  return out;
-}
 
 // The manifest's check list, read without starting the target.
 const [manifest] = await loadSuites([suite]);

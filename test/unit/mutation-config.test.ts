@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "@babel/parser";
+import traverseModule from "@babel/traverse";
+import { describe, expect, it } from "vitest";
+import { faultReason, proseReason } from "../mutation/ignorers.mjs";
+import {
+  mutableSuites,
+  NOT_PROTOCOL,
+  protocolFiles,
+  ROOT,
+  strykerOptions,
+} from "../mutation/stryker-options.mjs";
+import { departures } from "../mutation/departures.js";
+import type { CheckResult } from "../../src/engine/check.js";
+
+// @babel/traverse is CommonJS marked __esModule: depending on the loader's interop, the default
+// import is the function itself or module.exports with the function as its `default`.
+type Traverse = typeof traverseModule.default;
+const loaded = traverseModule as unknown as Traverse | { default: Traverse };
+const traverse: Traverse = typeof loaded === "function" ? loaded : loaded.default;
+
+/** The source text of every node the ignorers leave out of mutation, with the reason given. */
+function ignored(code: string): string[] {
+  const ast = parse(code, {
+    sourceType: "module",
+    plugins: ["typescript"],
+    allowReturnOutsideFunction: true,
+  });
+  const out: string[] = [];
+  traverse(ast, {
+    enter(path) {
+      const why = faultReason(path) ?? proseReason(path);
+      if (why === undefined) return;
+      out.push(code.slice(path.node.start ?? 0, path.node.end ?? 0));
+      path.skip();
+    },
+  });
+  return out;
+}
+
+describe("npm run mutation: its configuration (issue 10 item 7), kept from rotting", () => {
+  it("every suite with a reference target mutates its protocol files, never the fault catalog", () => {
+    expect(mutableSuites().sort()).toEqual(expect.arrayContaining(["commands", "scim", "vci"]));
+    for (const suite of mutableSuites()) {
+      const files = protocolFiles(suite);
+      expect(files.length, suite).toBeGreaterThan(10);
+      for (const f of files) {
+        expect(existsSync(join(ROOT, f)), f).toBe(true);
+        expect(
+          NOT_PROTOCOL.some((n) => f === `targets/${suite}/${n}`),
+          f,
+        ).toBe(false);
+      }
+      const o = strykerOptions(suite);
+      expect(o.mutate).toEqual(files);
+      expect(o.coverageAnalysis).toBe("perTest");
+      expect(o.testRunner).toBe("vitest");
+      expect(o.incrementalFile).toBe(join("reports", "mutation", suite, "incremental.json"));
+      for (const p of o.plugins) if (p.startsWith("/")) expect(existsSync(p), p).toBe(true);
+    }
+  });
+
+  it("the mutation test config runs the one test file that opens a suite in process", () => {
+    const { vitest } = strykerOptions("scim");
+    const config = readFileSync(join(ROOT, vitest.configFile), "utf8");
+    expect(config).toContain('"test/mutation/suite.mutation.ts"');
+    expect(existsSync(join(ROOT, "test/mutation/suite.mutation.ts"))).toBe(true);
+  });
+
+  it("Stryker 9.6 and its vitest runner are pinned to the same version, the line that runs on Node 20", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.devDependencies["@stryker-mutator/core"]).toMatch(/^9\.6\.\d+$/);
+    expect(pkg.devDependencies["@stryker-mutator/vitest-runner"]).toBe(
+      pkg.devDependencies["@stryker-mutator/core"],
+    );
+    expect(pkg.scripts.mutation).toBe("node scripts/mutation.mjs");
+  });
+
+  it("fault switches, conjunctions with them and the branches only a fault reaches are not mutated", () => {
+    const code = [
+      'if (ctx.faults.has("a")) { leak(); }',
+      'if (faults.has("b") && x > 1) return broken(); else return fine();',
+      'const v = deps.faults.has("c") ? wrong : right;',
+      'const w = !this.faults.has("d") ? right2 : wrong2;',
+      'if (!ctx.faults.has("e") && token !== expected) throw refuse();',
+      'const z = d.faults.has("f") && sideEffect();',
+    ].join("\n");
+    expect(ignored(code)).toEqual([
+      'ctx.faults.has("a")',
+      "{ leak(); }",
+      'faults.has("b") && x > 1',
+      "return broken();",
+      'deps.faults.has("c")',
+      "wrong",
+      'this.faults.has("d")',
+      "wrong2",
+      'ctx.faults.has("e")',
+      'd.faults.has("f") && sideEffect()',
+    ]);
+    // The guard around protocol logic stays: `token !== expected`, `throw refuse()`, `right`.
+    expect(ignored(code).join("\n")).not.toContain("token !== expected");
+  });
+
+  it("display text of three words or more is not mutated; protocol values and header templates are", () => {
+    const code = [
+      'const a = "the code is unknown, expired or already used";',
+      'const b = "invalid_grant";',
+      'const c = "no-store";',
+      'const d = `${REALM}, error="invalid_token", error_description="x y z"`;',
+      'const e = "text/html; charset=utf-8";',
+      "const f = `the ${kind} of this user is gone`;",
+    ].join("\n");
+    expect(ignored(code)).toEqual([
+      '"the code is unknown, expired or already used"',
+      "`the ${kind} of this user is gone`",
+    ]);
+  });
+
+  it("a mutant is killed by a check that no longer finds its requirements met, or by an observer's violation", () => {
+    const base: CheckResult = {
+      check: "x.check",
+      suite: "x",
+      title: "t",
+      section: "s",
+      requirements: { "X-A": "met" },
+      findings: [],
+      exchanges: [],
+      notes: [],
+      durationMs: 1,
+      observations: [{ observer: "x.no-store", requirement: "X-B", seen: 3, violations: 0 }],
+    };
+    expect(departures(base)).toEqual([]);
+    expect(departures({ ...base, requirements: { "X-A": "skipped" } })).toEqual(["X-A: skipped: "]);
+    expect(
+      departures({
+        ...base,
+        observations: [
+          {
+            observer: "x.no-store",
+            requirement: "X-B",
+            seen: 3,
+            violations: 1,
+            first: { exchange: 2, message: "cacheable" },
+          },
+        ],
+      }),
+    ).toEqual(["observer x.no-store: cacheable"]);
+  });
+});
