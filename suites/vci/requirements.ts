@@ -398,8 +398,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-CRED-UNKNOWN-ID",
     level: "MUST",
-    source: pub("§8.3.1 (unknown_credential_identifier; takes precedence over invalid_request)"),
-    text: "an unknown credential_identifier is refused with 400 unknown_credential_identifier",
+    source: `${pub("§8.3.1 (unknown_credential_identifier; takes precedence over invalid_request)")}; ${D} Token Response (credential_identifiers: datasets issuable with this access token)`,
+    text: "a credential_identifier unknown to the access token (never issued, or given with another token) is refused with 400 unknown_credential_identifier",
   },
   {
     id: "VCI-CRED-IGNORE-UNKNOWN",

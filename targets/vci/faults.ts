@@ -301,6 +301,29 @@ export const faults = [
     breaks: ["VCI-BATCH"],
   },
   {
+    id: "batch-first-proof-only",
+    description:
+      "only the first proof of a batch is verified; the rest only have their header jwk read (signature, aud and nonce unchecked)",
+    breaks: ["VCI-PROOF-SIGNATURE", "VCI-PROOF-AUD", "VCI-NONCE-INVALID"],
+  },
+  {
+    id: "batch-tail-stale-key",
+    description:
+      "the credentials after the first of a batch are signed with a key from before a rotation, under the published kid",
+    breaks: ["VCI-CRED-SIGNATURE"],
+  },
+  {
+    id: "identifier-any-token",
+    description:
+      "credential_identifiers are looked up among all the issuer ever gave, so one token's identifier serves any access token",
+    breaks: ["VCI-CRED-UNKNOWN-ID"],
+  },
+  {
+    id: "deferred-unbound",
+    description: "a deferred transaction keeps no holder keys: its credentials arrive bound to no key",
+    breaks: ["VCI-CRED-BOUND-TO-PROOF"],
+  },
+  {
     id: "credential-unbound",
     description: "credentials carry cnf of a fresh key made by the issuer, not the proof's",
     breaks: ["VCI-CRED-BOUND-TO-PROOF", "VCI-BATCH"],

@@ -4,7 +4,10 @@ import type { HolderKey } from "../../../mocks/wallet/keys.js";
 import type { ParsedCredential } from "../../../mocks/wallet/credential.js";
 import { jwkThumbprint } from "../../../mocks/wallet/thumbprint.js";
 import type { VciProfile } from "../profile.js";
-import { isObject, needsProof, said, Vci, type Ctx, type CredentialReply } from "../client.js";
+import { exportJWK } from "jose";
+import { tokenAttacks } from "../../../src/engine/token-attacks.js";
+import { isError, isObject, needsProof, said, Vci, type Ctx, type CredentialReply } from "../client.js";
+import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
 import {
   baseline,
   boundKeyOf,
@@ -13,8 +16,11 @@ import {
   readableFormat,
   readCredential,
   session,
+  stranger,
   type Session,
 } from "../session.js";
+
+const hasNonce = async (v: Vci): Promise<boolean> => (await v.metadata()).nonce_endpoint !== undefined;
 
 /** Most proofs the Wallet puts in one request; a larger batch_size is not probed. */
 const MAX_PROOFS = 32;
@@ -46,21 +52,31 @@ async function provingSession(c: Ctx, v: Vci): Promise<Session> {
   return s;
 }
 
+/** Makes the last proof of a batch with one defect, from its key and the request's c_nonce. */
+type LastProof = (key: HolderKey, nonce: string | undefined) => Promise<string>;
+
 /**
  * A request with `n` proofs, each of its own fresh key; all proofs carry the one fresh c_nonce
- * of this request (as a Wallet fetching one nonce per request does).
+ * of this request (as a Wallet fetching one nonce per request does). `last` makes the last
+ * proof instead, to probe whether every proof of a batch is verified, not the first only.
  */
 async function batchRequest(
   v: Vci,
   s: Session,
   n: number,
   label: string,
+  last?: LastProof,
 ): Promise<{ reply: CredentialReply; keys: HolderKey[] }> {
   const keys: HolderKey[] = [];
   for (let i = 0; i < n; i++) keys.push(await v.keyFor(s.conf));
   const nonce = await v.nonce();
   const proofs: string[] = [];
-  for (const key of keys) proofs.push(await v.proof(key, nonce !== undefined ? { nonce } : {}));
+  for (const [i, key] of keys.entries())
+    proofs.push(
+      i === n - 1 && last !== undefined
+        ? await last(key, nonce)
+        : await v.proof(key, nonce !== undefined ? { nonce } : {}),
+    );
   const reply = await v.credential(
     s.token,
     { ...v.target(s.tokenRes, s.id), proofs: { jwt: proofs } },
@@ -101,7 +117,7 @@ export const batchChecks = [
     id: "vci.batch",
     title:
       "a request with batch_size proofs of distinct keys gets that many credentials, each bound to its own proof's key, all different",
-    requirements: ["VCI-BATCH", "VCI-BATCH-DISTINCT"],
+    requirements: ["VCI-BATCH", "VCI-BATCH-DISTINCT", "VCI-CRED-FORMAT", "VCI-CRED-SIGNATURE"],
     async run(c) {
       const v = new Vci(c);
       const n = await batchSize(c, v, 0);
@@ -162,6 +178,15 @@ export const batchChecks = [
         actual: problems.join("; "),
         res: r.res,
       });
+      // Every credential of the batch is held to what a single one is (format, issuer signature).
+      await judgeCredentials(c, {
+        id: s.id,
+        conf: s.conf,
+        values,
+        res: r.res,
+        key: undefined,
+        keysOf: issuerKeyCache(c),
+      });
       if (read.length < 2) {
         c.skipOnly(
           "VCI-BATCH-DISTINCT",
@@ -178,6 +203,71 @@ export const batchChecks = [
         actual: shared.join("; "),
         res: r.res,
       });
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.batch-proofs-each",
+    title:
+      "every proof of a batch is verified: a batch whose last proof alone is signed by another key, has another aud or a nonce never issued is refused like a single such proof",
+    requirements: ["VCI-PROOF-SIGNATURE", "VCI-PROOF-AUD", "VCI-NONCE-INVALID"],
+    async run(c) {
+      const v = new Vci(c);
+      const n = await batchSize(c, v, 0);
+      // Baseline: the same batch with every proof valid is accepted.
+      const s0 = await provingSession(c, v);
+      const ok = await batchRequest(v, s0, n, `credential request with ${n} valid proofs (baseline)`);
+      if (ok.reply.res.status !== 200)
+        c.skip(
+          `a request with ${n} valid proofs answered ${said(ok.reply.res)}: see VCI-BATCH`,
+          "dependency",
+        );
+      const probes: [string, string, string, LastProof][] = [
+        [
+          "VCI-PROOF-SIGNATURE",
+          "invalid_proof",
+          "the last proof signed by another key than its header jwk",
+          async (key, nonce) => {
+            const valid = await v.proof(key, nonce !== undefined ? { nonce } : {});
+            const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
+            const [forged] = await tokenAttacks({ token: valid, signingKey, only: ["stranger-key"] });
+            if (forged === undefined)
+              throw new Error(`the token attack family made no stranger-key for ${key.alg}`);
+            return forged.token;
+          },
+        ],
+        [
+          "VCI-PROOF-AUD",
+          "invalid_proof",
+          "the last proof with aud of another issuer",
+          (key, nonce) =>
+            v.proof(key, {
+              aud: "https://other-issuer.idconform.test",
+              ...(nonce !== undefined ? { nonce } : {}),
+            }),
+        ],
+      ];
+      if (await hasNonce(v))
+        probes.push([
+          "VCI-NONCE-INVALID",
+          "invalid_nonce",
+          "the last proof with a nonce the issuer never gave",
+          (key) => v.proof(key, { nonce: stranger("idconform-never-issued") }),
+        ]);
+      else
+        c.skipOnly(
+          "VCI-NONCE-INVALID",
+          "the issuer has no nonce endpoint, so it gives no c_nonce",
+          "not-offered",
+        );
+      for (const [id, error, what, last] of probes) {
+        const s = await session(v, { configuration: s0.id });
+        const { reply: r } = await batchRequest(v, s, n, `a batch of ${n} proofs, ${what}`, last);
+        c.check(id, isError(r.res, 400, error), {
+          expected: `a batch of ${n} proofs, ${what}: 400 ${error}`,
+          actual: said(r.res),
+          res: r.res,
+        });
+      }
     },
   }),
   defineCheck<VciProfile>({

@@ -1,22 +1,17 @@
 import { defineCheck } from "../../../src/engine/check.js";
-import { sameKey, type ParsedCredential } from "../../../mocks/wallet/credential.js";
 import type { VciProfile } from "../profile.js";
 import { body, isError, needsProof, said, Vci, type Ctx, type Json } from "../client.js";
 import {
   baseline,
-  boundKeyOf,
-  cnfShown,
   credentialValues,
   goodRequest,
-  readCredential,
-  readableFormat,
   session,
   shapeProblems,
-  show,
   stranger,
   type Session,
 } from "../session.js";
-import { issuerKeys, judgeSignature, type IssuerKeys } from "../issuer-keys.js";
+import type { IssuerKeys } from "../issuer-keys.js";
+import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
 
 /** A Bearer challenge anywhere in a WWW-Authenticate value (several challenges may be comma-joined). */
 const BEARER_CHALLENGE = /(^|,)\s*bearer(\s|,|$)/i;
@@ -54,75 +49,14 @@ async function issueAndJudge(
     actual: problems.join("; "),
     res: r.res,
   });
-  const values = credentialValues(r.body);
-  const later = ["VCI-CRED-FORMAT", "VCI-CRED-BOUND-TO-PROOF", "VCI-CRED-SIGNATURE"];
-  if (values.length === 0) {
-    for (const id of later)
-      c.skipOnly(id, "the response carries no credential: see VCI-CRED-RESPONSE-SHAPE", "dependency");
-    return;
-  }
-  if (!readableFormat(s.conf.format)) {
-    for (const id of later)
-      c.skipOnly(
-        id,
-        `configuration ${s.id} has format ${show(s.conf.format)}; the Wallet reads dc+sd-jwt and jwt_vc_json`,
-        "other",
-      );
-    return;
-  }
-  const parsed: ParsedCredential[] = [];
-  const formatProblems: string[] = [];
-  values.forEach((value, i) => {
-    const out = readCredential(s.conf, value, `credentials[${i}]`);
-    formatProblems.push(...out.problems);
-    if (out.parsed) parsed.push(out.parsed);
-  });
-  c.check("VCI-CRED-FORMAT", formatProblems.length === 0, {
-    expected: `${s.id} credentials of format ${String(s.conf.format)}, well formed`,
-    actual: formatProblems.join("; "),
+  await judgeCredentials(c, {
+    id: s.id,
+    conf: s.conf,
+    values: credentialValues(r.body),
     res: r.res,
+    key: bound ? key : "unbound",
+    keysOf,
   });
-  if (parsed.length === 0) {
-    for (const id of later.slice(1))
-      c.skipOnly(id, "no credential could be read: see VCI-CRED-FORMAT", "dependency");
-    return;
-  }
-  if (bound) {
-    const wrong = parsed.filter((p) => !sameKey(boundKeyOf(p, [key.publicJwk]), key.publicJwk));
-    c.check("VCI-CRED-BOUND-TO-PROOF", wrong.length === 0, {
-      expected: `bound to the proof's key (thumbprint ${key.thumbprint}): cnf.jwk${s.conf.format === "jwt_vc_json" ? ", or a did:jwk of it in sub or vc.credentialSubject.id" : ""}`,
-      actual: wrong.map(cnfShown).join("; "),
-      res: r.res,
-    });
-  } else
-    c.skipOnly(
-      "VCI-CRED-BOUND-TO-PROOF",
-      `configuration ${s.id} binds no key (no proof_types_supported or cryptographic_binding_methods_supported)`,
-      "not-offered",
-    );
-  const failed: string[] = [];
-  const skipped: string[] = [];
-  let verified = 0;
-  for (const [i, p] of parsed.entries()) {
-    const out = await judgeSignature(p, keysOf);
-    if ("skip" in out) skipped.push(`credential ${i} of ${s.id}: ${out.skip}`);
-    else if (out.ok) verified++;
-    else failed.push(`credential ${i} of ${s.id} ${out.why}`);
-  }
-  if (failed.length > 0 || verified > 0) {
-    c.check("VCI-CRED-SIGNATURE", failed.length === 0, {
-      expected:
-        "the issuer JWT of each dc+sd-jwt credential verifies with a key its iss publishes in SD-JWT VC issuer metadata (/.well-known/jwt-vc-issuer), by kid",
-      actual: failed.join("; "),
-      res: r.res,
-    });
-    if (skipped.length > 0) c.note(`VCI-CRED-SIGNATURE not judged for ${skipped.join("; ")}`);
-  } else if (skipped[0] !== undefined)
-    c.skipOnly(
-      "VCI-CRED-SIGNATURE",
-      skipped.length === 1 ? skipped[0] : `${skipped[0]} (and ${skipped.length - 1} more)`,
-      "other",
-    );
 }
 
 /**
@@ -164,19 +98,7 @@ export const credentialChecks = [
     ],
     async run(c) {
       const v = new Vci(c);
-      // One lookup per iss for the whole check; a hostile credential names at most a few.
-      const lookups = new Map<string, Promise<IssuerKeys>>();
-      const issuerKeysOnce = (iss: string): Promise<IssuerKeys> => {
-        let got = lookups.get(iss);
-        if (got === undefined) {
-          got =
-            lookups.size >= 4
-              ? Promise.resolve({ none: "more issuers than the Wallet looks up in one check" })
-              : issuerKeys(c, iss);
-          lookups.set(iss, got);
-        }
-        return got;
-      };
+      const issuerKeysOnce = issuerKeyCache(c);
       const first = await session(v, { usesFixed: true });
       await issueAndJudge(c, v, first, true, issuerKeysOnce);
       // Every other configuration of the offer, each on a token of its own (a fixed offer gives one token only).
@@ -325,6 +247,25 @@ export const credentialChecks = [
               actual: said(unknownId.res),
               res: unknownId.res,
             });
+            // Identifiers name datasets issuable "with this access token" (Token Response): one
+            // given with another token is unknown to this one, or any token reaches any dataset.
+            if (a.identifier === d.identifier)
+              c.note(
+                "two access tokens were given the same credential_identifier; one token's identifier could not be sent with another",
+              );
+            else {
+              const foreign = await v.credential(
+                d.token,
+                { credential_identifier: a.identifier, ...(await proofs()) },
+                { label: "credential_identifier of another access token" },
+              );
+              c.check("VCI-CRED-UNKNOWN-ID", isError(foreign.res, 400, "unknown_credential_identifier"), {
+                expected:
+                  "400 unknown_credential_identifier for a credential_identifier given with another access token",
+                actual: said(foreign.res),
+                res: foreign.res,
+              });
+            }
           }
         }
       }

@@ -1,7 +1,9 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
-import { isError, said, Vci, type CredentialReply, type Ctx } from "../client.js";
+import { isError, needsProof, said, Vci, type CredentialReply, type Ctx } from "../client.js";
+import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
+import { credentialValues } from "../session.js";
 
 const MAX_POLLS = 20;
 
@@ -22,7 +24,15 @@ export const deferredChecks = [
     id: "vci.deferred",
     title:
       "a deferred issuance answers 202 with transaction_id and interval; polls answer 202 with the same id while pending, then 200 with credentials; a delivered id is invalid_transaction_id",
-    requirements: ["VCI-DEFERRED-202", "VCI-DEFERRED-PENDING", "VCI-DEFERRED-ISSUED", "VCI-DEFERRED-USED"],
+    requirements: [
+      "VCI-DEFERRED-202",
+      "VCI-DEFERRED-PENDING",
+      "VCI-DEFERRED-ISSUED",
+      "VCI-DEFERRED-USED",
+      "VCI-CRED-FORMAT",
+      "VCI-CRED-BOUND-TO-PROOF",
+      "VCI-CRED-SIGNATURE",
+    ],
     // The profile's deferral budget (at most 60 s) and the requests around it.
     timeoutMs: 90_000,
     async run(c: Ctx) {
@@ -86,6 +96,15 @@ export const deferredChecks = [
         expected: "200 with credentials",
         actual: done.decryptError ?? said(done.res),
         res: done.res,
+      });
+      // What a deferred delivery hands over is held to what an immediate one is.
+      await judgeCredentials(c, {
+        id: id!,
+        conf,
+        values: credentialValues(done.body),
+        res: done.res,
+        key: needsProof(conf) ? key : "unbound",
+        keysOf: issuerKeyCache(c),
       });
       const again = await v.credential(
         token,

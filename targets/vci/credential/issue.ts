@@ -12,6 +12,15 @@ async function issuerMadeKey(): Promise<JWK> {
 }
 
 /**
+ * The `batch-tail-stale-key` fault: the issuer context with a credential key of its own under
+ * the published `kid` (a batch signer that kept a key from before a rotation).
+ */
+async function staleSigner(ctx: VciContext): Promise<VciContext> {
+  const { privateKey } = await generateKeyPair("ES256");
+  return { ...ctx, keys: { ...ctx.keys, credential: { ...ctx.keys.credential, privateKey } } };
+}
+
+/**
  * One credential of `configuration` per holder key, each bound to its own key (specs/000
  * Rules 1 and 8); an undefined holder (the `proof-optional` fault) gets an unbound credential.
  * Faults: `batch-one-key` binds all to the first key, `credential-unbound` to keys the issuer made.
@@ -23,10 +32,11 @@ export async function issueCredentials(
 ): Promise<{ credential: string }[]> {
   const make = configuration === "identity_sd_jwt" ? sdJwtCredential : jwtVcCredential;
   const out: { credential: string }[] = [];
-  for (const holder of holders) {
+  for (const [i, holder] of holders.entries()) {
     let key = ctx.faults.has("batch-one-key") ? (holders[0] ?? holder) : holder;
     if (key !== undefined && ctx.faults.has("credential-unbound")) key = await issuerMadeKey();
-    out.push({ credential: await make(ctx, key) });
+    const signer = i > 0 && ctx.faults.has("batch-tail-stale-key") ? await staleSigner(ctx) : ctx;
+    out.push({ credential: await make(signer, key) });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { bearerGrant } from "./bearer.js";
 import { readCredentialRequest } from "./credential-request.js";
 import type { DeferredStore } from "./deferred-store.js";
 import type { Nonces } from "./nonces.js";
-import { verifyProof, type VerifiedProof } from "./proof.js";
+import { unverifiedProofKey, verifyProof, type VerifiedProof } from "./proof.js";
 
 export interface CredentialDeps {
   readonly ctx: VciContext;
@@ -67,7 +67,12 @@ export function credentialEndpoint(deps: CredentialDeps) {
         throw badRequest("credential_request_denied", "identity_jwt_vc credentials are not issued");
       }
       const proofs: VerifiedProof[] = [];
-      for (const proof of request.proofs) proofs.push(await verifyProof(ctx, proof, request.proofAlgs));
+      for (const [i, proof] of request.proofs.entries())
+        proofs.push(
+          i > 0 && ctx.faults.has("batch-first-proof-only")
+            ? unverifiedProofKey(proof)
+            : await verifyProof(ctx, proof, request.proofAlgs),
+        );
       checkNonces(deps, proofs);
       grant.usedForCredential = true;
       // No proofs only under `proof-optional`: one credential bound to no key.

@@ -4,6 +4,7 @@ import { badRequest } from "../http/errors.js";
 import { LIMITS } from "../limits.js";
 import { batchSize } from "../metadata/issuer-metadata.js";
 import type { Grant } from "../oauth/access-tokens.js";
+import { anyTokenIdentifier } from "../oauth/authorization-details.js";
 import { readEncryption, type ResponseEncryption } from "./encryption.js";
 import { isObject } from "./jwk.js";
 
@@ -58,7 +59,12 @@ function requestedConfiguration(
     );
   }
   if (identifier !== undefined) {
-    const configuration = typeof identifier === "string" ? grant.identifiers?.get(identifier) : undefined;
+    const configuration =
+      typeof identifier !== "string"
+        ? undefined
+        : faults.has("identifier-any-token")
+          ? anyTokenIdentifier(ctx, identifier)
+          : grant.identifiers?.get(identifier);
     if (configuration === undefined) {
       const code = faults.has("unknown-identifier-invalid-request")
         ? "invalid_request"

@@ -58,7 +58,12 @@ export function deferredEndpoint(deps: DeferredDeps) {
       }
       if (t.delivered === undefined) {
         t.delivered = {
-          credentials: await issueCredentials(ctx, t.configuration, t.holders),
+          // deferred-unbound: the transaction kept no holder keys, so nothing is bound.
+          credentials: await issueCredentials(
+            ctx,
+            t.configuration,
+            ctx.faults.has("deferred-unbound") ? t.holders.map(() => undefined) : t.holders,
+          ),
           notification_id: issueNotificationId(ctx, grant),
         };
       }

@@ -15,6 +15,22 @@ export interface VerifiedProof {
 
 const invalidProof = (description: string): VciError => badRequest("invalid_proof", description);
 
+/**
+ * The `batch-first-proof-only` fault: a proof after the first of a batch whose header `jwk` is
+ * taken as the holder key without the proof being verified.
+ */
+export function unverifiedProofKey(proof: unknown): VerifiedProof {
+  if (typeof proof !== "string") throw invalidProof("a jwt proof must be a compact JWS");
+  let header: Record<string, unknown>;
+  try {
+    header = decodeProtectedHeader(proof) as Record<string, unknown>;
+  } catch {
+    throw invalidProof("the proof header is not a JSON object");
+  }
+  if (typeof header.jwk !== "object" || header.jwk === null) throw invalidProof("the proof has no jwk");
+  return { jwk: publicJwk(header.jwk as JWK), nonce: undefined };
+}
+
 /** The header checks of a `jwt` proof: typ, alg, and exactly one key member, which is `jwk`. */
 function checkHeader(ctx: VciContext, header: Record<string, unknown>, algs: readonly string[]) {
   // proof-typ-optional: only a typ that is present is compared.

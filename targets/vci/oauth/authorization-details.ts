@@ -39,6 +39,17 @@ export function parseAuthorizationDetails(ctx: VciContext, raw: string): Configu
   return ids;
 }
 
+/** Every identifier the issuer ever gave, for the `identifier-any-token` fault's lookup. */
+const everIssued = new WeakMap<VciContext, Map<string, ConfigurationId>>();
+
+/**
+ * The `identifier-any-token` fault: an identifier looked up among all the issuer ever gave,
+ * whichever access token it was given with.
+ */
+export function anyTokenIdentifier(ctx: VciContext, identifier: string): ConfigurationId | undefined {
+  return everIssued.get(ctx)?.get(identifier);
+}
+
 /** How many Credential Datasets (identifiers) this issuer authorizes per configuration. */
 const DATASETS: Readonly<Record<ConfigurationId, number>> = { identity_sd_jwt: 2, identity_jwt_vc: 1 };
 
@@ -59,6 +70,11 @@ export function issueDetails(ctx: VciContext, configurationIds: readonly Configu
   const details = configurationIds.map((id) => {
     const credentialIdentifiers = Array.from({ length: DATASETS[id] }, () => `${id}-${randomId(12)}`);
     for (const ci of credentialIdentifiers) identifiers.set(ci, id);
+    if (ctx.faults.has("identifier-any-token")) {
+      const all = everIssued.get(ctx) ?? new Map<string, ConfigurationId>();
+      everIssued.set(ctx, all);
+      for (const ci of credentialIdentifiers) all.set(ci, id);
+    }
     return {
       type: ctx.ids.authorizationDetailsType,
       credential_configuration_id: id,
