@@ -301,6 +301,11 @@ export const faults = [
     breaks: ["VCI-BATCH"],
   },
   {
+    id: "tx-code-any-offer",
+    description: "a tx_code is accepted when it belongs to any live offer, not only to the offer of the code",
+    breaks: ["VCI-TOKEN-TX-WRONG"],
+  },
+  {
     id: "batch-first-proof-only",
     description:
       "only the first proof of a batch is verified; the rest only have their header jwk read (signature, aud and nonce unchecked)",
@@ -459,6 +464,12 @@ export const faults = [
     id: "signed-metadata-other-key",
     description:
       "signed metadata is signed (ES256, same kid) with a fresh key that is not the published metadata key",
+    breaks: ["VCI-META-SIGNED-SIGNATURE"],
+  },
+  {
+    id: "signed-metadata-embedded-jwk",
+    description:
+      "signed metadata carries its own verification key in the header jwk (a fresh key, not the published metadata key)",
     breaks: ["VCI-META-SIGNED-SIGNATURE"],
   },
   {

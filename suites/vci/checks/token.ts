@@ -117,6 +117,23 @@ export const tokenChecks = [
         "a wrong tx_code",
       );
       refused(c, "VCI-TOKEN-TX-WRONG", wrong, "invalid_grant");
+      // The tx_code of another live offer is as wrong for this one as a made-up one.
+      const mine = await v.offer("txCode");
+      const theirs = await v.offer("txCode");
+      if (mine.txCode === undefined || theirs.txCode === undefined || mine.txCode === theirs.txCode)
+        c.note(
+          "two txCode offers did not carry two different tx_codes; another offer's tx_code was not sent",
+        );
+      else
+        refused(
+          c,
+          "VCI-TOKEN-TX-WRONG",
+          await v.token(
+            v.preAuthorizedForm(mine, { tx_code: theirs.txCode }),
+            "the tx_code of another offer",
+          ),
+          "invalid_grant",
+        );
     },
   }),
 

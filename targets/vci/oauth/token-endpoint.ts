@@ -68,7 +68,11 @@ function preAuthorized(deps: TokenDeps, form: URLSearchParams): Granted {
     if (sent === null) {
       if (!ctx.faults.has("tx-code-missing-accepted"))
         throw invalidRequest("tx_code is required for this offer");
-    } else if (!sameSecret(sent, pre.txCode) && !ctx.faults.has("tx-code-unchecked")) {
+    } else if (
+      !sameSecret(sent, pre.txCode) &&
+      !ctx.faults.has("tx-code-unchecked") &&
+      !(ctx.faults.has("tx-code-any-offer") && offers.isLiveTxCode(sent))
+    ) {
       pre.txAttempts += 1;
       if (pre.txAttempts >= LIMITS.maxTxCodeAttempts) offers.withdrawCode(code);
       throw invalidGrant("the tx_code is wrong");

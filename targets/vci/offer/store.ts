@@ -37,6 +37,8 @@ export class OfferStore {
   private readonly byId = new ExpiringStore<Offer>();
   private readonly byCode = new ExpiringStore<Offer>();
   private readonly byIssuerState = new ExpiringStore<Offer>();
+  /** tx_codes of live offers, for the `tx-code-any-offer` fault's lookup. */
+  private readonly txCodes = new ExpiringStore<true>();
   /** Every pre-authorized code made lately, used or not (the `code-unchecked` fault accepts only others). */
   private readonly issuedCodes = new ExpiringStore<true>();
   /** The latest offer (served at the one fixed URI of the `offer-cacheable` fault). */
@@ -48,6 +50,7 @@ export class OfferStore {
     if (offer.preAuthorized) {
       this.byCode.set(offer.preAuthorized.code, offer, ttl);
       this.issuedCodes.set(offer.preAuthorized.code, true, ISSUED_CODE_MEMORY_SECONDS);
+      if (offer.preAuthorized.txCode !== undefined) this.txCodes.set(offer.preAuthorized.txCode, true, ttl);
     }
     if (offer.issuerState !== undefined) this.byIssuerState.set(offer.issuerState, offer, ttl);
     this.latest = offer;
@@ -70,6 +73,11 @@ export class OfferStore {
   /** Withdraws a pre-authorized code: it was used, or guessed at too often. */
   withdrawCode(code: string): void {
     this.byCode.delete(code);
+  }
+
+  /** Whether `txCode` is the tx_code of some live offer (the `tx-code-any-offer` fault). */
+  isLiveTxCode(txCode: string): boolean {
+    return this.txCodes.get(txCode) !== undefined;
   }
 
   byState(issuerState: string): Offer | undefined {
