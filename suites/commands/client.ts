@@ -169,19 +169,38 @@ export class CommandClient {
     return { res, claims };
   }
 
+  /** The aud_sub the RP answered for `sub` (undefined before it answered one, or after delete). */
+  audSubOf(sub: string): string | undefined {
+    return this.audSubs.get(sub);
+  }
+
+  /**
+   * The claims `account` adds to an account command on `sub` besides the token's own: account
+   * claims for activate and maintain, and the aud_sub the RP answered (account resolution,
+   * specs/002 area A), then `over`. A check that signs such a token itself (to forge it) uses
+   * this, so the forgery differs from a valid command only in what it attacks.
+   */
+  accountCommandClaims(
+    command: string,
+    sub: string,
+    over: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    const base = command.startsWith("activate") || command.startsWith("maintain") ? accountClaims(sub) : {};
+    const known = command.startsWith("activate") ? undefined : this.audSubs.get(sub);
+    return { ...base, ...(known ? { aud_sub: known } : {}), ...over };
+  }
+
   /**
    * An account command on `sub` (with account claims for activate and maintain). Once the RP
    * answered an aud_sub for the account, it is sent along (account resolution, specs/002
    * area A), as an RP with aud_sub_required expects.
    */
   async account(command: string, sub: string, o: SendOptions = {}): Promise<HttpResponse> {
-    const base = command.startsWith("activate") || command.startsWith("maintain") ? accountClaims(sub) : {};
-    const known = command.startsWith("activate") ? undefined : this.audSubs.get(sub);
     const res = (
       await this.send(command, {
         ...o,
         sub,
-        claims: { ...base, ...(known ? { aud_sub: known } : {}), ...o.claims },
+        claims: this.accountCommandClaims(command, sub, o.claims),
         label: o.label ?? `${command}(${sub.slice(this.tag.length)})`,
       })
     ).res;

@@ -274,7 +274,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-INCOMPATIBLE-STATE",
     level: "MUST",
     source: `${A} States (a failed precondition); Endpoints (Incompatible state response)`,
-    text: "every command whose precondition fails answers 409 incompatible_state with the current account_state and sub",
+    text: "every command whose precondition fails answers 409 incompatible_state with the current account_state and sub, and is not performed: audit then shows the same state and retained claims",
   },
   {
     id: "CMD-AUDIT-STATE",
@@ -342,7 +342,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-ASYNC-NOTIFIED",
     level: "MUST",
     source: `${A} What the service does; Events 2 (final response in a Notification Token signed by the RP)`,
-    text: "the final result of an _async command reaches the OP's notification_endpoint in a Notification Token signed with a key from the RP's jwks_uri",
+    text: "the final result of an _async command reaches the OP's notification_endpoint in a Notification Token signed with a key from the RP's jwks_uri, naming the account (its sub, or its own aud_sub), and audit then shows that final state",
   },
   {
     id: "CMD-ASYNC-FAILURE",

@@ -6,6 +6,7 @@ import { commandsProfile } from "./profile.js";
 import type { CommandsProvided } from "./client.js";
 import { metadataChecks } from "./checks/metadata.js";
 import { tokenChecks } from "./checks/token.js";
+import { accountTokenChecks } from "./checks/token-account.js";
 import { supportedChecks } from "./checks/supported.js";
 import { lifecycleChecks } from "./checks/lifecycle.js";
 import { effectChecks } from "./checks/effects.js";
@@ -28,6 +29,7 @@ export default defineSuite({
   checks: [
     ...metadataChecks,
     ...tokenChecks,
+    ...accountTokenChecks,
     ...supportedChecks,
     ...lifecycleChecks,
     ...effectChecks,

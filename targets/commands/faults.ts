@@ -47,6 +47,12 @@ export const faults = [
     breaks: ["CMD-TOKEN-SIGNATURE"],
   },
   {
+    id: "account-commands-trust-embedded-jwk",
+    description:
+      "an account command's token carrying a header jwk is verified with that key; tenant commands (metadata) still need the OP's key",
+    breaks: ["CMD-TOKEN-SIGNATURE"],
+  },
+  {
     id: "x5c-trusted",
     description: "a Command Token carrying a header x5c is verified with its certificate, whoever issued it",
     breaks: ["CMD-TOKEN-SIGNATURE"],
@@ -106,6 +112,12 @@ export const faults = [
     id: "activate-existing-succeeds",
     description: "activate of an existing active account answers 200 active and replaces its claims",
     breaks: ["CMD-INCOMPATIBLE-STATE", "CMD-LIFECYCLE-MODEL"],
+  },
+  {
+    id: "activate-existing-overwrites",
+    description:
+      "activate of an existing account answers 409 incompatible_state, but has already replaced its claims with the token's",
+    breaks: ["CMD-INCOMPATIBLE-STATE"],
   },
   {
     id: "delete-unknown-200",
@@ -176,6 +188,12 @@ export const faults = [
     description: "asynchronous commands complete but no Notification Token is ever sent",
     breaks: ["CMD-ASYNC-NOTIFIED"],
     skips: ["CMD-METADATA-REPLACES"],
+  },
+  {
+    id: "async-notifies-without-applying",
+    description:
+      "an asynchronous command notifies its final state, but is never applied: audit shows the old steady state",
+    breaks: ["CMD-ASYNC-NOTIFIED"],
   },
   {
     id: "async-no-pending",

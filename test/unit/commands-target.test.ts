@@ -794,6 +794,46 @@ describe("commands reference target faults", () => {
   });
 });
 
+describe("commands reference target, faults only a read-back or an account command shows", () => {
+  const t = withTarget([
+    "activate-existing-overwrites",
+    "account-commands-trust-embedded-jwk",
+    "async-notifies-without-applying",
+  ]);
+  const sink = withSink();
+
+  it("replaces an existing account's claims although it answers the activate 409", async () => {
+    const s = await accountIn(t(), "active");
+    const refused = await t().command({ command: "activate", sub: s, given_name: "Replaced" });
+    expect([refused.status, refused.body.error, refused.body.account_state]).toEqual([
+      409,
+      "incompatible_state",
+      "active",
+    ]);
+    const audit = await t().audit(s);
+    expect([audit.account_state, audit.given_name, audit.email]).toEqual(["active", "Replaced", undefined]);
+  });
+
+  it("trusts a header jwk on account commands, but not on the metadata command", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk: JWK = { ...(await exportJWK(privateKey)), kid: "attacker", alg: "ES256" };
+    const header = { jwk: await exportJWK(publicKey) };
+    const s = await accountIn(t(), "active");
+    expect((await t().command({ command: "suspend", sub: s }, { jwk, header })).status).toBe(200);
+    expect((await t().audit(s)).account_state).toBe("suspended");
+    const meta = await t().command(metadata("org-j"), { jwk, header });
+    expect([meta.status, meta.body.error]).toEqual([400, "invalid_request"]);
+  });
+
+  it("notifies the final state of an asynchronous command it never applied", async () => {
+    await t().ok(metadata("org-n", sink.url));
+    const s = await accountIn(t(), "active", "org-n");
+    await t().ok({ command: "suspend_async", sub: s, tenant: "org-n" });
+    expect((await sink.next(t().origin, (c) => c.sub === s)).claims.account_state).toBe("suspended");
+    expect((await t().audit(s, "org-n")).account_state).toBe("active");
+  });
+});
+
 describe("commands reference target, token faults", () => {
   const t = withTarget([
     "nonce-accepted",

@@ -140,6 +140,20 @@ async function settled(k: CommandClient, sub: string, tenant: string, ms: number
   }
 }
 
+/**
+ * Whether a Notification Token's claims name the account `sub` (whose aud_sub the RP
+ * answered as `audSub`, if it did): by sub or by that aud_sub, and naming no other account
+ * with the other (specs/002 area A account resolution: aud_sub is the RP's identifier of
+ * this account, so another account's aud_sub makes the result someone else's).
+ */
+function names(claims: Record<string, unknown>, sub: string, audSub: string | undefined): boolean {
+  const bySub = claims.sub === sub;
+  const byAudSub = audSub !== undefined && claims.aud_sub === audSub;
+  const otherSub = claims.sub !== undefined && claims.sub !== sub;
+  const otherAudSub = audSub !== undefined && claims.aud_sub !== undefined && claims.aud_sub !== audSub;
+  return (bySub || byAudSub) && !otherSub && !otherAudSub;
+}
+
 const describeEntries = (es: readonly MockLogEntry[]): string => es.map((e) => e.path).join(", ") || "none";
 
 /** specs/002 area A: asynchronous commands, pending states and Notification Tokens. */
@@ -163,7 +177,11 @@ export const asyncChecks = [
           expected: `${p.command}: 202 Accepted`,
           actual: said(res),
         });
-        if ((await k.supported(tenant)).includes("audit")) {
+        // The account's aud_sub as the RP answered it (if it did): a notification naming
+        // another account's aud_sub is not this command's result.
+        const audSub = k.audSubOf(a);
+        const audit = (await k.supported(tenant)).includes("audit");
+        if (audit) {
           const during = stateOf(await k.account("audit", a, { tenant, label: "audit right after 202" }));
           c.check("CMD-ASYNC-PENDING", during === p.pending || during === p.final, {
             expected: `audit while it runs: ${p.pending} (or already ${p.final})`,
@@ -192,19 +210,30 @@ export const asyncChecks = [
             continue;
           }
           const claims = v.claims;
-          if ((claims.sub === a || claims.aud_sub !== undefined) && claims.account_state === p.final)
-            match = claims;
+          if (names(claims, a, audSub) && claims.account_state === p.final) match = claims;
           else
             seen.push(
-              `a verified token with sub ${quote(claims.sub)}, account_state ${quote(claims.account_state)}, error ${quote(claims.error)}`,
+              `a verified token with sub ${quote(claims.sub)}, aud_sub ${quote(claims.aud_sub)}, account_state ${quote(claims.account_state)}, error ${quote(claims.error)}`,
             );
         }
         c.check("CMD-ASYNC-NOTIFIED", match !== undefined, {
-          expected: `within ${c.profile.notificationTimeoutMs} ms, at ${k.notificationEndpoint(slot)}: a Notification Token signed with a key of the RP's jwks_uri carrying sub ${a} and account_state ${p.final}`,
+          expected: `within ${c.profile.notificationTimeoutMs} ms, at ${k.notificationEndpoint(slot)}: a Notification Token signed with a key of the RP's jwks_uri carrying sub ${a}${audSub !== undefined ? ` (or aud_sub ${audSub}; no other aud_sub)` : ""} and account_state ${p.final}`,
           actual:
             seen.length > 0
               ? seen.join("; ").slice(0, 1500)
               : `nothing arrived (can the RP reach ${k.notificationEndpoint(slot)}? see suites.commands.op.publicUrl)`,
+        });
+        if (match === undefined) return;
+        // The notification reports the final response: the account must be in that state
+        // when read back, not merely said to be (a slow store is waited for, bounded).
+        if (!audit) {
+          c.note("the notified state not read back: commands_supported lacks audit");
+          return;
+        }
+        const after = await settled(k, a, tenant, c.profile.notificationTimeoutMs);
+        c.check("CMD-ASYNC-NOTIFIED", after === p.final, {
+          expected: `audit after the Notification Token: account_state ${p.final}, the final state it reported`,
+          actual: `account_state ${quote(after ?? null)}`,
         });
       } finally {
         await settled(k, a, tenant, c.profile.notificationTimeoutMs);

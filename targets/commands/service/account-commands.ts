@@ -57,6 +57,10 @@ export class AccountCommands {
     const transition = transitionOf(command, this.faults);
     const state = account === undefined ? "unknown" : account.steady;
     if (account?.pending !== undefined || !transition.from.includes(state)) {
+      // activate-existing-overwrites: the claims are stored before the precondition is checked,
+      // so the refused activate still replaces them.
+      if (command === "activate" && account !== undefined && this.faults.has("activate-existing-overwrites"))
+        account.claims = { ...req.accountClaims };
       throw this.view.conflict(account, req);
     }
     return { account, transition };

@@ -65,6 +65,14 @@ export class AsyncCommands {
         if (account.steady === "unknown") this.d.accounts.remove(account);
       }
       state = account?.steady ?? "unknown";
+    } else if (this.d.faults.has("async-notifies-without-applying")) {
+      // async-notifies-without-applying: the final state is reported, but the command was never
+      // applied: the account leaves its pending state for its old steady one.
+      if (account !== undefined) {
+        account.pending = undefined;
+        if (account.steady === "unknown") this.d.accounts.remove(account);
+      }
+      state = target.transition.to;
     } else {
       if (account !== undefined) account.pending = undefined;
       state = this.d.commands.apply(target, req, base)?.steady ?? "unknown";

@@ -2,6 +2,7 @@ import { createHmac, KeyObject, timingSafeEqual } from "node:crypto";
 import { compactVerify, createRemoteJWKSet, importJWK, importX509, type JWK } from "jose";
 import type { FaultSet } from "../faults.js";
 import { CommandError, invalidRequest } from "../http/reply.js";
+import { isSupported, isTenantCommand } from "../service/commands.js";
 import { checkStandardClaims, type StandardClaims } from "./claims.js";
 import type { JtiCache } from "./jti-cache.js";
 import { decodeCompactJws } from "./jws.js";
@@ -60,6 +61,7 @@ function checkIssuer(payload: Record<string, unknown>, ctx: VerifyContext): void
 async function shortcut(
   token: string,
   header: Record<string, unknown>,
+  payload: Record<string, unknown>,
   ctx: VerifyContext,
 ): Promise<boolean> {
   const alg = String(header.alg);
@@ -68,7 +70,12 @@ async function shortcut(
       () => true,
       () => false,
     );
-  if (ctx.faults.has("embedded-jwk-trusted") && header.jwk !== null && typeof header.jwk === "object")
+  // account-commands-trust-embedded-jwk: the path of account commands (written apart from the
+  // metadata path) takes the key the token brings; tenant commands still need the OP's key.
+  const trustsJwk =
+    ctx.faults.has("embedded-jwk-trusted") ||
+    (ctx.faults.has("account-commands-trust-embedded-jwk") && namesAccountCommand(payload));
+  if (trustsJwk && header.jwk !== null && typeof header.jwk === "object")
     return verifies(await importJWK(header.jwk as JWK, alg).catch(() => new Uint8Array()));
   if (ctx.faults.has("x5c-trusted") && Array.isArray(header.x5c) && typeof header.x5c[0] === "string") {
     const pem = `-----BEGIN CERTIFICATE-----\n${header.x5c[0]}\n-----END CERTIFICATE-----`;
@@ -93,9 +100,20 @@ async function shortcut(
   return false;
 }
 
+/** Whether the (not yet verified) token names an account command this RP supports. */
+function namesAccountCommand(payload: Record<string, unknown>): boolean {
+  const command = payload.command;
+  return typeof command === "string" && isSupported(command) && !isTenantCommand(command);
+}
+
 /** Step 4: a trusted kid, the key's algorithm, and a signature that verifies. */
-async function checkSignature(token: string, header: Record<string, unknown>, ctx: VerifyContext) {
-  if (await shortcut(token, header, ctx)) return;
+async function checkSignature(
+  token: string,
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  ctx: VerifyContext,
+) {
+  if (await shortcut(token, header, payload, ctx)) return;
   const trusted = typeof header.kid === "string" ? ctx.op.keys.get(header.kid) : undefined;
   if (trusted === undefined) {
     if (ctx.faults.has("unknown-kid-accepted")) return;
@@ -122,7 +140,7 @@ export async function verifyCommandToken(token: string, ctx: VerifyContext): Pro
   const { header, payload } = decodeCompactJws(token);
   const { unsigned } = checkHeader(header, ctx.faults);
   checkIssuer(payload, ctx);
-  if (!unsigned) await checkSignature(token, header, ctx);
+  if (!unsigned) await checkSignature(token, header, payload, ctx);
   const now = (ctx.nowSeconds ?? (() => Math.floor(Date.now() / 1000)))();
   const claims = checkStandardClaims(payload, {
     audience: ctx.faults.has("aud-ignored") ? undefined : ctx.commandEndpoint,
