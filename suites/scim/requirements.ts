@@ -160,20 +160,20 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-USER-PATCH",
     level: "MUST",
-    source: `${C} Endpoints (PATCH /Users/{id}); ${PUB}: PatchOp`,
-    text: "PATCH /Users/{id} with a PatchOp replace changes the attribute",
+    source: `${C} Endpoints (PATCH /Users/{id}); ${PUB}: PatchOp; RFC 7644 §3.5.2`,
+    text: "PATCH /Users/{id} with a PatchOp replace changes the attribute, and every other attribute reads back as it was",
   },
   {
     id: "SCIM-USER-DEACTIVATE",
     level: "MUST",
-    source: `${C} States (SCIM users); ${PUB}: replace active false`,
-    text: "PATCH active false deactivates the user",
+    source: `${C} States (SCIM users); ${PUB}: replace active false; RFC 7644 §3.5.2`,
+    text: "PATCH active false deactivates the user, and every other attribute reads back as it was",
   },
   {
     id: "SCIM-USER-REACTIVATE",
     level: "MUST",
-    source: `${C} States (SCIM users: the Application MUST allow reactivation)`,
-    text: "PATCH active true reactivates a deactivated user",
+    source: `${C} States (SCIM users: the Application MUST allow reactivation); RFC 7644 §3.5.2`,
+    text: "PATCH active true reactivates a deactivated user, and every other attribute reads back as it was",
   },
   {
     id: "SCIM-USER-DEACTIVATE-REVOKES",
@@ -204,8 +204,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-LIST-RESPONSE",
     level: "MUST",
-    source: `${PUB}: ListResponse`,
-    text: "GET /Users answers a ListResponse with totalResults, Resources, startIndex and itemsPerPage",
+    source: `${PUB}: ListResponse; RFC 7644 §3.4.2 (startIndex, itemsPerPage REQUIRED on partial results)`,
+    text: "GET /Users answers a ListResponse with totalResults and Resources; every index page of part of the results also states its startIndex and itemsPerPage",
   },
   {
     id: "SCIM-LIST-PAGINATION",
@@ -236,8 +236,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-GROUP-CREATE",
     level: "MUST",
-    source: `${C} Endpoints (POST /Group)`,
-    text: "POST /Group creates a group: 201 with id",
+    source: `${C} Endpoints (POST /Group); RFC 7644 §3.3`,
+    text: "POST /Group creates a group: 201 with id, and the group reads back with the displayName and members it was created with",
   },
   {
     id: "SCIM-GROUP-GET-EXCLUDE",
@@ -248,8 +248,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-GROUP-LIST",
     level: "MUST",
-    source: `${C} Endpoints (GET /Groups MUST support pagination)`,
-    text: "GET /Groups pages by startIndex and count",
+    source: `${C} Endpoints (GET /Groups MUST support pagination); RFC 7644 §3.4.2`,
+    text: "GET /Groups pages by startIndex and count: each page a ListResponse (startIndex and itemsPerPage on every page of part of the list), never more than count, each group once",
   },
   {
     id: "SCIM-GROUP-FILTER",
@@ -260,14 +260,14 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-GROUP-MEMBER-ADD",
     level: "MUST",
-    source: `${PUB}: PATCH add members`,
-    text: "PATCH add members puts the user in the group",
+    source: `${PUB}: PATCH add members; RFC 7644 §3.5.2.1`,
+    text: "PATCH add members puts the user in the group beside the members already there",
   },
   {
     id: "SCIM-GROUP-MEMBER-REMOVE",
     level: "MUST",
-    source: `${PUB}: PATCH remove members[value eq "id"]`,
-    text: "PATCH remove members[value eq id] takes the user out of the group",
+    source: `${PUB}: PATCH remove members[value eq "id"]; RFC 7644 §3.5.2.2`,
+    text: "PATCH remove members[value eq id] takes that user out of the group and keeps the other members",
   },
 
   // Errors

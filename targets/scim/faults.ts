@@ -231,7 +231,7 @@ export const faults = [
   {
     id: "list-start-index-zero-based",
     description: "ListResponses of index paging state startIndex 0-based (one less than the page asked)",
-    breaks: ["SCIM-LIST-RESPONSE"],
+    breaks: ["SCIM-LIST-RESPONSE", "SCIM-GROUP-LIST"],
     skips: ["SCIM-LIST-PAGINATION"],
   },
   {
@@ -272,6 +272,35 @@ export const faults = [
     id: "group-not-found-200",
     description: "GET /Groups/{id} of an unknown id answers 200 with an empty ListResponse instead of 404",
     breaks: ["SCIM-ERROR-NOT-FOUND"],
+  },
+  {
+    id: "member-add-replaces",
+    description: "PATCH add of group members replaces the member list with the members given",
+    breaks: ["SCIM-GROUP-MEMBER-ADD"],
+    skips: ["SCIM-GROUP-MEMBER-REMOVE"],
+  },
+  {
+    id: "member-remove-filter-ignored",
+    description: 'PATCH remove members[value eq "id"] ignores the filter and removes every member',
+    breaks: ["SCIM-GROUP-MEMBER-REMOVE"],
+  },
+  {
+    id: "group-create-drops-members",
+    description: "POST /Group (and /Groups) creates the group without the members given (201, members empty)",
+    breaks: ["SCIM-GROUP-CREATE"],
+    skips: ["SCIM-GROUP-MEMBER-ADD", "SCIM-GROUP-MEMBER-REMOVE"],
+  },
+  {
+    id: "patch-drops-attributes",
+    description:
+      "a PATCH replace of a user works like a PUT: attributes the operations do not name are dropped (userName and active stay)",
+    breaks: ["SCIM-USER-PATCH", "SCIM-USER-DEACTIVATE"],
+  },
+  {
+    id: "list-omits-paging-members",
+    description:
+      "index pages of /Users and /Groups after the first (startIndex above 1) leave itemsPerPage out",
+    breaks: ["SCIM-LIST-RESPONSE", "SCIM-GROUP-LIST"],
   },
 ] as const satisfies readonly FaultDef[];
 

@@ -263,6 +263,34 @@ describe("SCIM reference target, clean (specs/002 area C)", () => {
     expect((await t().call("GET", `/Group/${id}`)).status).toBe(404);
   });
 
+  it("keeps a group's members on create, add and a filtered remove; a user PATCH keeps what it does not name", async () => {
+    const a = (await t().call("POST", "/Users", { body: t().user("keep-a") })).body.id as string;
+    const b = (await t().call("POST", "/Users", { body: t().user("keep-b") })).body.id as string;
+    const members = (r: Reply) => r.body.members.map((m: { value: string }) => m.value);
+    const g = await t().call("POST", "/Group", {
+      body: { schemas: [GROUP], displayName: "Role Keep", members: [{ value: a }] },
+    });
+    expect(members(await t().call("GET", `/Groups/${g.body.id}`))).toEqual([a]);
+    const add = patch({ op: "add", path: "members", value: [{ value: b }] });
+    expect(members(await t().call("PATCH", `/Groups/${g.body.id}`, { body: add }))).toEqual([a, b]);
+    const rm = patch({ op: "remove", path: `members[value eq "${b}"]` });
+    expect(members(await t().call("PATCH", `/Groups/${g.body.id}`, { body: rm }))).toEqual([a]);
+    const off = patch({ op: "replace", path: "active", value: false });
+    const user = await t().call("PATCH", `/Users/${a}`, { body: off });
+    expect(user.body).toMatchObject({ active: false, externalId: "ext-keep-a", emails: [{ primary: true }] });
+  });
+
+  it("states startIndex and itemsPerPage on every index page", async () => {
+    for (let i = 0; i < 3; i++) {
+      await t().call("POST", "/Users", { body: t().user(`ipp-${i}`) });
+      await t().call("POST", "/Group", { body: { schemas: [GROUP], displayName: `Role IPP ${i}` } });
+    }
+    for (const path of ["/Users", "/Groups"]) {
+      const res = await t().call("GET", `${path}?startIndex=2&count=1`);
+      expect(res.body, path).toMatchObject({ startIndex: 2, itemsPerPage: 1 });
+    }
+  });
+
   it("answers a request body over 1 MiB with 413", async () => {
     const res = await t().call("POST", "/Users", {
       body: JSON.stringify({ userName: "x".repeat(1024 * 1024 + 1) }),
@@ -409,5 +437,75 @@ describe("SCIM reference target rate limit, on a frozen clock (no machine load d
     expect(limited.length).toBe(100);
     expect(limited[0]?.headers.get("retry-after")).toBe("1");
     expect(limited[0]?.body).toMatchObject({ schemas: [ERROR], status: "429" });
+  });
+});
+
+describe("SCIM reference target group member faults", () => {
+  const replaces = withTarget(["member-add-replaces", "group-create-drops-members"]);
+  const filterless = withTarget(["member-remove-filter-ignored"]);
+  const members = (r: Reply) => r.body.members.map((m: { value: string }) => m.value);
+  const setUp = async (t: Client): Promise<{ a: string; b: string; group: string }> => {
+    const a = (await t.call("POST", "/Users", { body: t.user("fm-a") })).body.id as string;
+    const b = (await t.call("POST", "/Users", { body: t.user("fm-b") })).body.id as string;
+    const g = await t.call("POST", "/Group", {
+      body: { schemas: [GROUP], displayName: "Role F", members: [{ value: a }] },
+    });
+    return { a, b, group: g.body.id as string };
+  };
+
+  it("group-create-drops-members creates the group empty; member-add-replaces keeps only the added", async () => {
+    const { a, b, group } = await setUp(replaces());
+    expect(members(await replaces().call("GET", `/Groups/${group}`))).toEqual([]);
+    for (const id of [a, b]) {
+      const add = patch({ op: "add", path: "members", value: [{ value: id }] });
+      await replaces().call("PATCH", `/Groups/${group}`, { body: add });
+    }
+    expect(members(await replaces().call("GET", `/Groups/${group}`))).toEqual([b]);
+  });
+
+  it("member-remove-filter-ignored empties the group; a remove by listed value still takes one", async () => {
+    const { a, b, group } = await setUp(filterless());
+    const add = patch({ op: "add", path: "members", value: [{ value: b }] });
+    expect(members(await filterless().call("PATCH", `/Groups/${group}`, { body: add }))).toEqual([a, b]);
+    const byValue = patch({ op: "remove", path: "members", value: [{ value: b }] });
+    expect(members(await filterless().call("PATCH", `/Groups/${group}`, { body: byValue }))).toEqual([a]);
+    await filterless().call("PATCH", `/Groups/${group}`, { body: add });
+    const rm = patch({ op: "remove", path: `members[value eq "${b}"]` });
+    expect(members(await filterless().call("PATCH", `/Groups/${group}`, { body: rm }))).toEqual([]);
+  });
+});
+
+describe("SCIM reference target fault patch-drops-attributes", () => {
+  const t = withTarget(["patch-drops-attributes"]);
+  it("a PATCH replace keeps only userName, active and what it names; add leaves the rest", async () => {
+    const { body } = await t().call("POST", "/Users", { body: t().user("put-1", { displayName: "P" }) });
+    const add = patch({ op: "add", path: "displayName", value: "Q" });
+    expect((await t().call("PATCH", `/Users/${body.id}`, { body: add })).body.externalId).toBe("ext-put-1");
+    const off = patch({ op: "replace", path: "active", value: false });
+    const res = await t().call("PATCH", `/Users/${body.id}`, { body: off });
+    expect(res.body).toMatchObject({ userName: "put-1", active: false });
+    expect([res.body.externalId, res.body.emails, res.body.displayName]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe("SCIM reference target fault list-omits-paging-members", () => {
+  const t = withTarget(["list-omits-paging-members"]);
+  it("index pages after the first leave itemsPerPage out; the first and cursor pages keep it", async () => {
+    for (let i = 0; i < 3; i++) await t().call("POST", "/Users", { body: t().user(`omit-${i}`) });
+    await t().call("POST", "/Group", { body: { schemas: [GROUP], displayName: "Role O" } });
+    await t().call("POST", "/Group", { body: { schemas: [GROUP], displayName: "Role P" } });
+    for (const path of ["/Users", "/Groups"]) {
+      expect((await t().call("GET", `${path}?startIndex=1&count=1`)).body.itemsPerPage, path).toBe(1);
+      const second = await t().call("GET", `${path}?startIndex=2&count=1`);
+      expect(second.body, path).toMatchObject({ startIndex: 2, totalResults: path === "/Users" ? 3 : 2 });
+      expect(second.body, path).not.toHaveProperty("itemsPerPage");
+    }
+    const first = await t().call("GET", "/Users?cursor=&count=1");
+    const next = await t().call("GET", `/Users?cursor=${encodeURIComponent(first.body.nextCursor)}&count=1`);
+    expect(next.body.itemsPerPage).toBe(1);
   });
 });

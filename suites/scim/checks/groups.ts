@@ -1,8 +1,11 @@
-import { defineCheck } from "../../../src/engine/check.js";
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import { PageLog, walk } from "../list-walk.js";
 import type { ScimProfile } from "../profile.js";
 import { resources, ScimClient, URN } from "../scim-client.js";
+
+type Ctx = CheckContext<ScimProfile>;
 
 const group = (displayName: string, members: string[] = []) => ({
   schemas: [URN.group],
@@ -18,13 +21,54 @@ const memberIds = (res: HttpResponse): string[] => {
   return Array.isArray(m) ? m.map((x) => String((x as { value?: unknown }).value)) : [];
 };
 const patch = (ops: unknown[]) => ({ schemas: [URN.patch], Operations: ops });
+/** Members as a multiset: the same ids, each as often (a member listed twice is a finding). */
+const sameMembers = (got: readonly string[], want: readonly string[]): boolean => {
+  const sorted = [...want].sort();
+  return got.length === want.length && [...got].sort().every((id, i) => id === sorted[i]);
+};
+const ok = (res: HttpResponse): boolean => res.status === 200 || res.status === 204;
+
+/**
+ * PATCH add members with B (public-spec-facts §5: path `members`, value `[{"value": id}]`);
+ * RFC 7644 §3.5.2.1: add to a multi-valued attribute adds to its values, so the group read
+ * back holds exactly A and B. Stops the check when it does not: removal needs both.
+ */
+async function addB(c: Ctx, s: ScimClient, path: string, a: string, b: string): Promise<void> {
+  const add = await s.call("PATCH", path, {
+    body: patch([{ op: "add", path: "members", value: [{ value: b }] }]),
+    label: "add member B",
+  });
+  const after = await s.call("GET", path, { label: "read after add" });
+  c.require("SCIM-GROUP-MEMBER-ADD", ok(add) && sameMembers(memberIds(after), [a, b]), {
+    expected: `200 (or 204), then exactly the members A ${a} and B ${b}`,
+    actual: `${add.status}, then members ${quote(memberIds(after))}`,
+    res: after,
+  });
+}
+
+/**
+ * PATCH remove `members[value eq "B"]` (public-spec-facts §5); RFC 7644 §3.5.2.2: a remove
+ * with a value filter removes the values it matches, and only those, so A stays.
+ */
+async function removeB(c: Ctx, s: ScimClient, path: string, a: string, b: string): Promise<void> {
+  const rm = await s.call("PATCH", path, {
+    body: patch([{ op: "remove", path: `members[value eq "${b}"]` }]),
+    label: "remove member B",
+  });
+  const after = await s.call("GET", path, { label: "read after remove" });
+  c.check("SCIM-GROUP-MEMBER-REMOVE", ok(rm) && sameMembers(memberIds(after), [a]), {
+    expected: `200 (or 204), then exactly the member A ${a} (B ${b} removed, A kept)`,
+    actual: `${rm.status}, then members ${quote(memberIds(after))}`,
+    res: after,
+  });
+}
 
 /** specs/002 area C Endpoints (Groups are the Application's Roles), with the public PATCH forms. */
 export const groupChecks = [
   defineCheck<ScimProfile>({
     id: "scim.group-create-read",
     title:
-      "POST /Group creates a group; GET /Group/{id} and a displayName filter with excludedAttributes=members leave members out",
+      "POST /Group creates a group that reads back with its members; GET /Group/{id} and a displayName filter with excludedAttributes=members leave members out",
     requirements: ["SCIM-GROUP-CREATE", "SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
     async run(c) {
       const s = new ScimClient(c);
@@ -43,6 +87,20 @@ export const groupChecks = [
           expected: "201 with a string id",
           actual: `${res.status} ${res.text.slice(0, 200)}`,
         });
+        // A creation passes only when the new group reads back as it was sent, members included.
+        const whole = await s.call("GET", `/Groups/${encodeURIComponent(gid ?? "")}`, {
+          label: "read the new group with its members",
+        });
+        const made = whole.json as { displayName?: unknown } | undefined;
+        c.check(
+          "SCIM-GROUP-CREATE",
+          whole.status === 200 && made?.displayName === name && sameMembers(memberIds(whole), [user.id]),
+          {
+            expected: `200 with displayName ${name} and exactly the member ${user.id} it was created with`,
+            actual: `${whole.status} displayName ${quote(made?.displayName ?? null)}, members ${quote(memberIds(whole))}`,
+            res: whole,
+          },
+        );
         const one = await s.call(
           "GET",
           `/Group/${encodeURIComponent(gid ?? "")}?excludedAttributes=members`,
@@ -76,56 +134,52 @@ export const groupChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.group-members",
-    title: 'PATCH add members puts a user in the group, PATCH remove members[value eq "id"] takes it out',
+    title:
+      'PATCH add members puts user B beside member A, PATCH remove members[value eq "B"] takes out B alone; each read back',
     requirements: ["SCIM-GROUP-MEMBER-ADD", "SCIM-GROUP-MEMBER-REMOVE"],
     async run(c) {
       const s = new ScimClient(c);
-      const user = await s.createUser();
-      if (user.id === undefined)
-        return c.skip(`creating a member answered ${user.res.status}: see SCIM-USER-CREATE`, "dependency");
-      const created = await s.call("POST", "/Group", { body: group(s.name("group")), label: "create group" });
-      const gid = idOf(created);
+      const a = await s.createUser();
+      if (a.id === undefined)
+        return c.skip(`creating a member answered ${a.res.status}: see SCIM-USER-CREATE`, "dependency");
+      let b: string | undefined;
+      let gid: string | undefined;
       try {
+        const second = await s.createUser();
+        b = second.id;
+        if (b === undefined)
+          return c.skip(
+            `creating a member answered ${second.res.status}: see SCIM-USER-CREATE`,
+            "dependency",
+          );
+        // The group starts with a member, so an add that replaces or a remove that takes all shows.
+        const created = await s.call("POST", "/Group", {
+          body: group(s.name("group"), [a.id]),
+          label: "create group with member A",
+        });
+        gid = idOf(created);
         if (gid === undefined)
           return c.skip(`creating the group answered ${created.status}: see SCIM-GROUP-CREATE`, "dependency");
         const path = `/Groups/${encodeURIComponent(gid)}`;
-        const add = await s.call("PATCH", path, {
-          body: patch([{ op: "add", path: "members", value: [{ value: user.id }] }]),
-          label: "add member",
-        });
-        const afterAdd = await s.call("GET", path, { label: "read after add" });
-        c.require(
-          "SCIM-GROUP-MEMBER-ADD",
-          (add.status === 200 || add.status === 204) && memberIds(afterAdd).includes(user.id),
-          {
-            expected: `200 (or 204), then member ${user.id}`,
-            actual: `${add.status}, then members ${quote(memberIds(afterAdd))}`,
-            res: afterAdd,
-          },
-        );
-        const rm = await s.call("PATCH", path, {
-          body: patch([{ op: "remove", path: `members[value eq "${user.id}"]` }]),
-          label: "remove member",
-        });
-        const afterRm = await s.call("GET", path, { label: "read after remove" });
-        c.check(
-          "SCIM-GROUP-MEMBER-REMOVE",
-          (rm.status === 200 || rm.status === 204) && !memberIds(afterRm).includes(user.id),
-          {
-            expected: `200 (or 204), then no member ${user.id}`,
-            actual: `${rm.status}, then members ${quote(memberIds(afterRm))}`,
-            res: afterRm,
-          },
-        );
+        const start = await s.call("GET", path, { label: "read the new group" });
+        if (!sameMembers(memberIds(start), [a.id]))
+          return c.skip(
+            `the group created with member A reads back ${start.status} with members ${quote(memberIds(start))}: see SCIM-GROUP-CREATE`,
+            "dependency",
+          );
+        await addB(c, s, path, a.id, b);
+        await removeB(c, s, path, a.id, b);
       } finally {
         await s.remove("Groups", gid);
-        await s.remove("Users", user.id);
+        await s.remove("Users", b);
+        await s.remove("Users", a.id);
       }
     },
   }),
   defineCheck<ScimProfile>({
     id: "scim.group-list",
-    title: "GET /Groups pages by startIndex and count: never more than count, every group found once",
+    title:
+      "GET /Groups pages by startIndex and count: every page a whole ListResponse, never more than count, every group found once",
     requirements: ["SCIM-GROUP-LIST"],
     async run(c) {
       const s = new ScimClient(c);
@@ -138,36 +192,23 @@ export const groupChecks = [
           if (id === undefined) return c.skip("creating groups failed: see SCIM-GROUP-CREATE", "dependency");
           ids.push(id);
         }
-        const seen = new Map<string, number>();
-        let start = 1;
-        let total = Infinity;
-        // Bounded walk: 2 per page over everything listed, at most 500 pages.
-        for (let page = 0; page < 500 && start <= total; page++) {
-          const res = await s.call("GET", `/Groups?startIndex=${start}&count=2&excludedAttributes=members`, {
-            label: `groups page ${page + 1}`,
-          });
-          const list = resources(res);
-          const body = res.json as { totalResults?: unknown } | undefined;
-          c.require(
-            "SCIM-GROUP-LIST",
-            res.status === 200 && list !== undefined && typeof body?.totalResults === "number",
-            {
-              expected: "200 with a ListResponse",
-              actual: `${res.status} ${res.text.slice(0, 200)}`,
-              res,
-            },
-          );
-          c.require("SCIM-GROUP-LIST", (list?.length ?? 0) <= 2, {
-            expected: "at most 2 per page (count=2)",
-            actual: `${list?.length} resources`,
-            res,
-          });
-          total = body?.totalResults as number;
-          for (const g of list ?? []) seen.set(String(g.id), (seen.get(String(g.id)) ?? 0) + 1);
-          if ((list?.length ?? 0) === 0) break;
-          start += list?.length ?? 0;
-        }
-        const counts = ids.map((id) => seen.get(id) ?? 0);
+        // The /Users walk, over every group: other clients may add groups meanwhile, so no
+        // total is expected. Bounded: 2 per page, at most 500 pages.
+        const log = new PageLog();
+        const w = await walk(s, {
+          resource: "/Groups",
+          query: "excludedAttributes=members",
+          count: 2,
+          maxPages: 500,
+          log,
+        });
+        c.require("SCIM-GROUP-LIST", w.problem === undefined, {
+          expected: "every page a ListResponse of at most 2 groups (count=2), at the startIndex asked",
+          actual: w.problem ?? "",
+        });
+        // RFC 7644 §3.4.2: every page of part of the list carries startIndex and itemsPerPage.
+        await c.each("SCIM-GROUP-LIST", log.pages, "pages", (p) => p.violation);
+        const counts = ids.map((id) => w.ids.filter((x) => x === id).length);
         c.check(
           "SCIM-GROUP-LIST",
           counts.every((n) => n === 1),

@@ -1,78 +1,17 @@
 import fc from "fast-check";
 import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
-import { quote } from "../../../src/engine/quote.js";
+import { PageLog, walk, type WalkOptions } from "../list-walk.js";
 import type { ScimProfile } from "../profile.js";
-import { resources, ScimClient, URN } from "../scim-client.js";
+import { ScimClient } from "../scim-client.js";
 
-interface Walk {
-  readonly ids: string[];
-  /** The first rule a page broke, if any. */
-  readonly problem?: string;
-}
-
-/**
- * Walks /Users pages for one filter, by startIndex or by cursor (RFC 9865), bounded to
- * `maxPages`; any broken page rule ends the walk with a problem, never a throw.
- */
-async function walk(
+/** A walk of /Users for one filter (the check's own users). */
+const walkUsers = (
   s: ScimClient,
   filter: string,
-  o: { count: number; startIndex?: number; cursor?: boolean; expectTotal: number; maxPages: number },
-): Promise<Walk> {
-  const ids: string[] = [];
-  let start = o.startIndex ?? 1;
-  let cursor: string | undefined = o.cursor ? "" : undefined;
-  let total: number | undefined;
-  const seenCursors = new Set<string>();
-  for (let page = 1; page <= o.maxPages; page++) {
-    const where = cursor !== undefined ? `cursor=${encodeURIComponent(cursor)}` : `startIndex=${start}`;
-    const res = await s.call("GET", `/Users?filter=${encodeURIComponent(filter)}&${where}&count=${o.count}`, {
-      label: `page ${page} (${where}, count ${o.count})`,
-    });
-    const list = resources(res);
-    const body = res.json as
-      | {
-          schemas?: unknown;
-          totalResults?: unknown;
-          itemsPerPage?: unknown;
-          startIndex?: unknown;
-          nextCursor?: unknown;
-        }
-      | undefined;
-    if (res.status !== 200 || list === undefined)
-      return { ids, problem: `page ${page} answered ${res.status} ${res.text.slice(0, 160)}` };
-    if (!Array.isArray(body?.schemas) || !body.schemas.includes(URN.list))
-      return {
-        ids,
-        problem: `page ${page} is not a ListResponse (schemas ${quote(body?.schemas)})`,
-      };
-    if (typeof body.totalResults !== "number") return { ids, problem: `page ${page} has no totalResults` };
-    if (total !== undefined && body.totalResults !== total)
-      return { ids, problem: `totalResults changed from ${total} to ${body.totalResults} on page ${page}` };
-    total = body.totalResults;
-    if (total !== o.expectTotal)
-      return { ids, problem: `totalResults ${total}, but ${o.expectTotal} users match the filter` };
-    if (list.length > o.count)
-      return { ids, problem: `page ${page} holds ${list.length} resources for count=${o.count}` };
-    if (typeof body.itemsPerPage === "number" && body.itemsPerPage !== list.length)
-      return { ids, problem: `page ${page}: itemsPerPage ${body.itemsPerPage} but ${list.length} resources` };
-    ids.push(...list.map((r) => String(r.id)));
-    if (cursor !== undefined) {
-      if (typeof body.nextCursor !== "string" || body.nextCursor === "") return { ids };
-      if (seenCursors.has(body.nextCursor))
-        return { ids, problem: `nextCursor ${body.nextCursor} came back: a cycle` };
-      seenCursors.add(body.nextCursor);
-      cursor = body.nextCursor;
-    } else {
-      if (typeof body.startIndex === "number" && body.startIndex !== start)
-        return { ids, problem: `page ${page}: startIndex ${body.startIndex}, asked ${start}` };
-      if (list.length === 0 || start + list.length > total) return { ids };
-      start += list.length;
-    }
-  }
-  return { ids, problem: `more than ${o.maxPages} pages: runaway pagination` };
-}
+  o: Omit<WalkOptions, "resource" | "query">,
+): ReturnType<typeof walk> =>
+  walk(s, { resource: "/Users", query: `filter=${encodeURIComponent(filter)}`, ...o });
 
 const describeIds = (ids: readonly string[], all: readonly string[]): string =>
   ids.map((id) => `#${all.indexOf(id) + 1}`).join(" ");
@@ -108,16 +47,18 @@ export const paginationChecks = [
   defineCheck<ScimProfile>({
     id: "scim.list-pagination",
     title:
-      "for generated count and startIndex, walking /Users pages yields each user once, in one order, never more than count",
+      "for generated count and startIndex, walking /Users pages yields each user once, in one order, never more than count, and every page is a whole ListResponse",
     requirements: ["SCIM-LIST-RESPONSE", "SCIM-LIST-PAGINATION"],
     async run(c) {
       await withUsers(c, "pages", async (s, filter, created) => {
         const n = created.length;
-        const ref = await walk(s, filter, { count: n, expectTotal: n, maxPages: 2 });
+        // Every index page of every walk is judged as a ListResponse (RFC 7644 §3.4.2), not the first.
+        const log = new PageLog();
+        const ref = await walkUsers(s, filter, { count: n, expectTotal: n, maxPages: 2, log });
         if (ref.problem?.startsWith("page 1 answered 400"))
           return c.skip(`the filter ${filter} is refused: see SCIM-USER-FILTER-EMAIL`, "dependency");
         c.require("SCIM-LIST-RESPONSE", ref.problem === undefined, {
-          expected: "a ListResponse with totalResults, Resources, startIndex, itemsPerPage",
+          expected: "a ListResponse with totalResults and Resources, startIndex and itemsPerPage as asked",
           actual: ref.problem ?? "",
         });
         c.require(
@@ -133,7 +74,7 @@ export const paginationChecks = [
           fc.integer({ min: 1, max: n + 1 }),
           fc.integer({ min: 1, max: Math.min(3, n) }),
           async (count, startIndex) => {
-            const w = await walk(s, filter, { count, startIndex, expectTotal: n, maxPages: n + 3 });
+            const w = await walkUsers(s, filter, { count, startIndex, expectTotal: n, maxPages: n + 3, log });
             const want = ref.ids.slice(startIndex - 1);
             const same = w.ids.length === want.length && w.ids.every((id, i) => id === want[i]);
             last =
@@ -152,6 +93,7 @@ export const paginationChecks = [
             ? `count=${out.counterexample?.[0]}, startIndex=${out.counterexample?.[1]}: ${last ?? "the walk failed"} (seed ${c.seed}, replay with --seed ${c.seed})`
             : "",
         });
+        await c.each("SCIM-LIST-RESPONSE", log.pages, "pages", (p) => p.violation);
       });
     },
   }),
@@ -175,7 +117,7 @@ export const paginationChecks = [
         if (plain.status === 400)
           return c.skip(`the filter ${filter} is refused: see SCIM-USER-FILTER-EMAIL`, "dependency");
         for (const count of [1, 2, n]) {
-          const w = await walk(s, filter, { count, cursor: true, expectTotal: n, maxPages: n + 3 });
+          const w = await walkUsers(s, filter, { count, cursor: true, expectTotal: n, maxPages: n + 3 });
           const once =
             created.every((id) => w.ids.filter((x) => x === id).length === 1) && w.ids.length === n;
           c.check("SCIM-LIST-CURSOR", w.problem === undefined && once, {

@@ -1,4 +1,4 @@
-import { defineCheck } from "../../../src/engine/check.js";
+import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
@@ -34,6 +34,104 @@ async function probe(s: ScimClient, id: string, label: string): Promise<HttpResp
     headers: (p.headers as Record<string, string> | undefined) ?? {},
     label,
   });
+}
+
+/** A user a PATCH step works on: its path, the attributes its create payload set, and its last read. */
+interface Patched {
+  readonly path: string;
+  readonly attrs: readonly string[];
+  readonly before: HttpResponse;
+}
+
+/**
+ * Creates a user and reads it back: the read, not the payload, is what a PATCH must leave
+ * unchanged (how the server stores a created user is SCIM-USER-CREATE's and
+ * SCIM-USER-REQUIRED-ATTRS's to judge). Skips the check when either step fails.
+ */
+async function startUser(s: ScimClient, made: string[]): Promise<Patched> {
+  const payload = s.user();
+  const { res, id } = await s.createUser(payload);
+  if (id === undefined)
+    return s.c.skip(`creating the user answered ${res.status}: see SCIM-USER-CREATE`, "dependency");
+  made.push(id);
+  const path = `/Users/${encodeURIComponent(id)}`;
+  const before = await s.call("GET", path, { label: "read the user before PATCH" });
+  if (before.status !== 200)
+    return s.c.skip(`reading the new user answered ${before.status}: see SCIM-USER-GET`, "dependency");
+  const attrs = Object.keys(payload).filter((k) => k !== "schemas" && payload[k] !== undefined);
+  return { path, attrs, before };
+}
+
+/**
+ * A value as comparable text: object members in name order and multi-valued attributes as
+ * sets (RFC 7643 §2.4 gives their values no order); userName in lower case, since it is
+ * case-insensitive (RFC 7643 §4.1.1). The JSON is bounded when parsed, so recursion is too.
+ */
+function canonical(v: unknown, attr = ""): string {
+  if (attr === "userName" && typeof v === "string") return JSON.stringify(v.toLowerCase());
+  if (Array.isArray(v))
+    return `[${v
+      .map((x) => canonical(x))
+      .sort()
+      .join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    const members = Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`);
+    return `{${members.join(",")}}`;
+  }
+  return v === undefined ? "absent" : JSON.stringify(v);
+}
+
+/** The attributes among `attrs` that differ between two reads, as "attr: before → after". */
+function changes(before: HttpResponse, after: HttpResponse, attrs: readonly string[]): string[] {
+  const b = body(before) as Record<string, unknown>;
+  const a = body(after) as Record<string, unknown>;
+  return attrs
+    .filter((k) => canonical(b[k], k) !== canonical(a[k], k))
+    .map((k) => `${k}: ${quote(b[k])} → ${quote(a[k])}`);
+}
+
+/** What one PATCH step showed: whether it met its rule, and whether `attr` took the value. */
+interface Step {
+  readonly ok: boolean;
+  readonly changed: boolean;
+  readonly read: HttpResponse;
+  readonly details: Details;
+}
+
+/**
+ * One PATCH replace of `attr` (RFC 7644 §3.5.2.3; public-spec-facts §5 for active), judged
+ * on the user read back: `attr` has the new value and every other attribute the create
+ * payload set is as the read before the PATCH showed it (a PATCH is not a PUT: RFC 7644
+ * §3.5.2 modifies only what its operations name).
+ */
+async function patchStep(
+  s: ScimClient,
+  u: Patched,
+  attr: "displayName" | "active",
+  value: string | boolean,
+  label: string,
+): Promise<Step> {
+  const p = await s.call("PATCH", u.path, { body: patch([{ op: "replace", path: attr, value }]), label });
+  const read = await s.call("GET", u.path, { label: `read after ${label}` });
+  const got = (body(read) as Record<string, unknown>)[attr];
+  const changed = (p.status === 200 || p.status === 204) && read.status === 200 && got === value;
+  const others = u.attrs.filter((k) => k !== attr);
+  const lost = read.status === 200 ? changes(u.before, read, others) : [];
+  const refused = p.status >= 400 ? ` ${p.text.slice(0, 200)}` : "";
+  const actual = `${p.status}${refused}, then ${read.status} with ${attr} ${quote(got)}`;
+  return {
+    ok: changed && lost.length === 0,
+    changed,
+    read,
+    details: {
+      expected: `200 (or 204), then ${attr} ${JSON.stringify(value)} and ${others.join(", ")} as before`,
+      actual: lost.length > 0 ? `${actual}; also changed: ${lost.join("; ")}` : actual,
+      res: p.status >= 400 ? p : read,
+    },
+  };
 }
 
 /** specs/002 area C Endpoints and States (SCIM users), with the public SCIM base rules. */
@@ -194,60 +292,28 @@ export const userChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.user-patch-activation",
-    title: "PATCH replaces an attribute, deactivates with active false, and reactivates with active true",
+    title:
+      "PATCH replaces an attribute, deactivates with active false, and reactivates with active true, each leaving every other attribute as it was",
     requirements: ["SCIM-USER-PATCH", "SCIM-USER-DEACTIVATE", "SCIM-USER-REACTIVATE"],
     async run(c) {
       const s = new ScimClient(c);
-      const { res, id } = await s.createUser();
-      if (id === undefined)
-        return c.skip(`creating the user answered ${res.status}: see SCIM-USER-CREATE`, "dependency");
-      const path = `/Users/${encodeURIComponent(id)}`;
+      const made: string[] = [];
       try {
+        // Two users: a PATCH that damaged the first must not hide what deactivation does.
+        const renamed = await startUser(s, made);
+        const user = await startUser(s, made);
         const name = `Renamed ${s.name("x")}`;
-        const p = await s.call("PATCH", path, {
-          body: patch([{ op: "replace", path: "displayName", value: name }]),
-          label: "replace displayName",
-        });
-        const after = await s.call("GET", path, { label: "read after PATCH" });
-        c.check(
-          "SCIM-USER-PATCH",
-          (p.status === 200 || p.status === 204) && body(after).displayName === name,
-          {
-            expected: `200 (or 204), then displayName "${name}"`,
-            actual: `${p.status}, then displayName ${quote(body(after).displayName)}`,
-            res: after,
-          },
-        );
-        const off = await s.call("PATCH", path, {
-          body: patch([{ op: "replace", path: "active", value: false }]),
-          label: "deactivate",
-        });
-        const readOff = await s.call("GET", path, { label: "read after deactivation" });
-        c.require(
-          "SCIM-USER-DEACTIVATE",
-          (off.status === 200 || off.status === 204) && body(readOff).active === false,
-          {
-            expected: "200 (or 204), then active false",
-            actual: `${off.status}, then active ${quote(body(readOff).active)}`,
-            res: readOff,
-          },
-        );
-        const on = await s.call("PATCH", path, {
-          body: patch([{ op: "replace", path: "active", value: true }]),
-          label: "reactivate",
-        });
-        const readOn = await s.call("GET", path, { label: "read after reactivation" });
-        c.check(
-          "SCIM-USER-REACTIVATE",
-          (on.status === 200 || on.status === 204) && body(readOn).active === true,
-          {
-            expected: "200 (or 204), then active true",
-            actual: `${on.status} ${on.status >= 400 ? on.text.slice(0, 200) : ""}, then active ${quote(body(readOn).active)}`,
-            res: on.status >= 400 ? on : readOn,
-          },
-        );
+        const p = await patchStep(s, renamed, "displayName", name, "replace displayName");
+        c.check("SCIM-USER-PATCH", p.ok, p.details);
+        const off = await patchStep(s, user, "active", false, "deactivate");
+        // Reactivation needs a deactivated user, so only the active flag stops the check.
+        if (off.changed) c.check("SCIM-USER-DEACTIVATE", off.ok, off.details);
+        else c.require("SCIM-USER-DEACTIVATE", false, off.details);
+        // Judged against the deactivated user as read: deactivation's own changes are its own.
+        const on = await patchStep(s, { ...user, before: off.read }, "active", true, "reactivate");
+        c.check("SCIM-USER-REACTIVATE", on.ok, on.details);
       } finally {
-        await s.remove("Users", id);
+        for (const id of made.reverse()) await s.remove("Users", id);
       }
     },
   }),

@@ -58,11 +58,16 @@ function patchMembers(g: GroupFields, op: PatchOperation, lookup: MemberLookup, 
   if (op.op === "add") {
     const added = parseMembers(op.value, lookup);
     if (faults.has("member-add-ignored")) return g.members;
+    // member-add-replaces: add is taken for replace, so the members already there are lost.
+    if (faults.has("member-add-replaces")) return added;
     return [...new Set([...g.members, ...added])];
   }
   // Which members the operation selects: by the path's filter, by a listed value, or all.
   let selected: ReadonlySet<string>;
-  if (p?.filter !== undefined) {
+  if (p?.filter !== undefined && op.op === "remove" && faults.has("member-remove-filter-ignored")) {
+    // The filter is dropped and the path read as plain `members`: every member is selected.
+    selected = new Set(g.members);
+  } else if (p?.filter !== undefined) {
     const match = compileFilter(p.filter, { urns: [], leaves: MEMBER_SUB, multi: {} });
     selected = new Set(
       memberValues(g, "", lookup)

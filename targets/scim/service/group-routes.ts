@@ -45,7 +45,10 @@ export function groupRoutes(d: ScimDeps): Hono {
 
   for (const path of ["/Group", "/Groups"]) {
     app.post(path, async (c) => {
-      const group = d.groups.create(parseGroupInput(await readJsonObject(c.req.raw, d.faults), lookup));
+      const fields = parseGroupInput(await readJsonObject(c.req.raw, d.faults), lookup);
+      // group-create-drops-members: members are validated but not stored (a PATCH must add them).
+      if (d.faults.has("group-create-drops-members")) fields.members = [];
+      const group = d.groups.create(fields);
       const status = d.faults.has("group-create-200") ? 200 : 201;
       return d.respond.json(render(group, c), status, { location: `${d.base()}/Groups/${group.id}` });
     });
@@ -62,6 +65,7 @@ export function groupRoutes(d: ScimDeps): Hono {
             kind: "Group",
             cursors: d.cursors,
             zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
+            itemsPerPageOnFirstOnly: d.faults.has("list-omits-paging-members"),
           },
           (g) => render(g, c),
         ),

@@ -17,6 +17,8 @@ export interface ListOptions {
   readonly offsetFor?: (startIndex: number) => number;
   /** The list-start-index-zero-based fault: the answer states startIndex one less than asked. */
   readonly zeroBasedStartIndex?: boolean;
+  /** The list-omits-paging-members fault: index pages after the first leave itemsPerPage out. */
+  readonly itemsPerPageOnFirstOnly?: boolean;
   /** The cursor-repeats fault: nextCursor continues before the page's last item, not after it. */
   readonly cursorRepeatsLast?: boolean;
 }
@@ -60,7 +62,7 @@ export function listPage<T extends { readonly seq: number }>(
     schemas: [LIST_URN],
     totalResults: items.length,
     startIndex: opts.zeroBasedStartIndex ? startIndex - 1 : startIndex,
-    itemsPerPage: page.length,
+    ...(opts.itemsPerPageOnFirstOnly && startIndex > 1 ? {} : { itemsPerPage: page.length }),
     Resources: page.map(render),
   };
 }

@@ -43,7 +43,12 @@ const noFilter = (p: PatchPath): void => {
  * externalId, name and its parts, emails (with value filters), the enterprise extension.
  */
 export function patchUser(current: UserFields, ops: readonly PatchOperation[], faults: FaultSet): UserFields {
-  const draft = cloneFields(current);
+  // patch-drops-attributes: a request with a replace starts from a blank user, as a PUT would,
+  // keeping only what a PUT could not do without (userName) and the activation state.
+  const asPut = faults.has("patch-drops-attributes") && ops.some((op) => op.op === "replace");
+  const draft = asPut
+    ? { userName: current.userName, emails: [], active: current.active }
+    : cloneFields(current);
   for (const op of ops.flatMap(expandPathless)) applyOne(draft, op, faults);
   checkEmails(draft.emails);
   return draft;

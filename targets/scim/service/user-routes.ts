@@ -62,6 +62,7 @@ export function userRoutes(d: ScimDeps): Hono {
           cursors: d.cursors,
           offsetFor,
           zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
+          itemsPerPageOnFirstOnly: d.faults.has("list-omits-paging-members"),
           cursorRepeatsLast: d.faults.has("cursor-repeats"),
         },
         (u) => render(u, c),
