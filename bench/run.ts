@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "undici";
@@ -337,7 +337,35 @@ for (const fault of ["mint-huge-token", "mint-many-secrets", "hello-deep-json"])
   ]);
 }
 
+// Mutation testing runs too long for a bench round: the last full `npm run mutation` of each
+// suite is shown (issue 10: scim under 60 minutes; every suite at least 85 %).
+const unmeasured: string[] = [];
+for (const suite of ["scim", "commands", "vci"]) {
+  const file = join(ROOT, "reports", "mutation", suite, "summary.json");
+  const s = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as { files: unknown; score: number; minutes: number })
+    : undefined;
+  if (s === undefined || s.files !== "all protocol files") {
+    unmeasured.push(`npm run mutation -- --suite ${suite}`);
+    continue;
+  }
+  rows.push([
+    `npm run mutation -- --suite ${suite} (last full run): score`,
+    `${s.score} %`,
+    ">= 85 %",
+    s.score >= 85,
+  ]);
+  rows.push([
+    `npm run mutation -- --suite ${suite} (last full run): time`,
+    `${s.minutes} min`,
+    "< 60 min",
+    s.minutes < 60,
+  ]);
+}
+
 const w = Math.max(...rows.map((r) => r[0].length));
 for (const [name, value, bound, ok] of rows)
   console.log(`${name.padEnd(w)}  ${value.padStart(10)}  ${bound.padEnd(10)}  ${ok ? "ok" : "OVER"}`);
+if (unmeasured.length > 0)
+  console.log(`not measured yet (no full run recorded here): ${unmeasured.join("; ")}`);
 process.exitCode = rows.every((r) => r[3]) ? 0 : 1;

@@ -2,6 +2,8 @@
 // `npm run mutation -- --suite <s>`: StrykerJS mutates the protocol files of a suite's reference
 // target and runs the suite's checks against each mutant (test/mutation/suite.mutation.ts);
 // prints the mutation score and writes reports/mutation/<s>/mutation.{html,json}.
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { mutableSuites, strykerOptions } from "../test/mutation/stryker-options.mjs";
 
@@ -52,6 +54,7 @@ const options = strykerOptions(args.suite, {
 const started = Date.now();
 const results = await new Stryker(options).runMutationTest();
 
+const minutes = (Date.now() - started) / 60000;
 const count = (...s) => results.filter((m) => s.includes(m.status)).length;
 const killed = count("Killed", "Timeout");
 const survived = count("Survived");
@@ -59,6 +62,26 @@ const noCoverage = count("NoCoverage");
 const valid = killed + survived + noCoverage;
 const score = valid === 0 ? 0 : (100 * killed) / valid;
 console.log(
-  `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored as fault switches or display text; ${count("CompileError", "RuntimeError")} errors) in ${Math.round((Date.now() - started) / 60000)} min`,
+  `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored as fault switches or display text; ${count("CompileError", "RuntimeError")} errors) in ${Math.round(minutes)} min`,
+);
+// What `npm run bench` shows of the last run (a run of a few files is marked as such).
+writeFileSync(
+  join(dirname(options.jsonReporter.fileName), "summary.json"),
+  `${JSON.stringify(
+    {
+      suite: args.suite,
+      files: args.files ? options.mutate : "all protocol files",
+      score: Number(score.toFixed(1)),
+      killed,
+      survived,
+      noCoverage,
+      ignored: count("Ignored"),
+      errors: count("CompileError", "RuntimeError"),
+      minutes: Number(minutes.toFixed(1)),
+      finishedAt: new Date().toISOString(),
+    },
+    null,
+    2,
+  )}\n`,
 );
 console.log(`report: ${options.htmlReporter.fileName}`);
