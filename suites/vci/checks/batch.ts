@@ -4,10 +4,9 @@ import type { HolderKey } from "../../../mocks/wallet/keys.js";
 import type { ParsedCredential } from "../../../mocks/wallet/credential.js";
 import { jwkThumbprint } from "../../../mocks/wallet/thumbprint.js";
 import type { VciProfile } from "../profile.js";
-import { exportJWK } from "jose";
-import { tokenAttacks } from "../../../src/engine/token-attacks.js";
 import { isError, isObject, needsProof, said, Vci, type Ctx, type CredentialReply } from "../client.js";
 import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
+import { forgeProof } from "./proofs.js";
 import {
   baseline,
   boundKeyOf,
@@ -226,14 +225,8 @@ export const batchChecks = [
           "VCI-PROOF-SIGNATURE",
           "invalid_proof",
           "the last proof signed by another key than its header jwk",
-          async (key, nonce) => {
-            const valid = await v.proof(key, nonce !== undefined ? { nonce } : {});
-            const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
-            const [forged] = await tokenAttacks({ token: valid, signingKey, only: ["stranger-key"] });
-            if (forged === undefined)
-              throw new Error(`the token attack family made no stranger-key for ${key.alg}`);
-            return forged.token;
-          },
+          async (key, nonce) =>
+            forgeProof(await v.proof(key, nonce !== undefined ? { nonce } : {}), key, "stranger-key"),
         ],
         [
           "VCI-PROOF-AUD",

@@ -51,6 +51,15 @@ const FORGED: readonly [TokenAttackId, string, string][] = [
   ["missing-aud", "VCI-PROOF-AUD", "a proof without aud"],
 ];
 
+/** `valid`, a proof of `key`, turned into the `attack` variant of the shared token attack family. */
+export async function forgeProof(valid: string, key: HolderKey, attack: TokenAttackId): Promise<string> {
+  const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
+  const [forged] = await tokenAttacks({ token: valid, signingKey, requiredClaims: ["aud"], only: [attack] });
+  // Each of the variants the checks send exists for every signing algorithm the Wallet uses.
+  if (forged === undefined) throw new Error(`the token attack family made no ${attack} for ${key.alg}`);
+  return forged.token;
+}
+
 const hasNonceEndpoint = async (v: Vci): Promise<boolean> =>
   (await v.metadata()).nonce_endpoint !== undefined;
 
@@ -107,20 +116,7 @@ export const proofChecks = [
         v.proof(key, { corruptSignature: true }),
       );
       for (const [attack, id, what] of FORGED)
-        await refused(c, v, id, what, async (key) => {
-          const valid = await v.proof(key);
-          const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
-          const [forged] = await tokenAttacks({
-            token: valid,
-            signingKey,
-            requiredClaims: ["aud"],
-            only: [attack],
-          });
-          // Each of these variants exists for every signing algorithm the Wallet uses.
-          if (forged === undefined)
-            throw new Error(`the token attack family made no ${attack} for ${key.alg}`);
-          return forged.token;
-        });
+        await refused(c, v, id, what, async (key) => forgeProof(await v.proof(key), key, attack));
       await refused(
         c,
         v,
