@@ -466,6 +466,14 @@ export const catalog = defineCatalog("vci", [
     text: "a jwt proof without nonce, at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
   },
   {
+    id: "VCI-PROOF-IAT",
+    level: "MUST",
+    source: pub(
+      "appendix F.1 (iat REQUIRED; the issuer rejects an iat outside its window, a slightly future one may pass)",
+    ),
+    text: "a jwt proof without iat, or issued an hour or more in the future, is refused with 400 invalid_proof",
+  },
+  {
     id: "VCI-PROOF-ALG-SUPPORTED",
     level: "MUST",
     source: `${D} Resources: configuration object (proof_signing_alg_values_supported); ${pub("F.1")}`,

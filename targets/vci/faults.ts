@@ -301,6 +301,11 @@ export const faults = [
     breaks: ["VCI-BATCH"],
   },
   {
+    id: "proof-iat-unchecked",
+    description: "a jwt proof's iat is neither required nor held to a window",
+    breaks: ["VCI-PROOF-IAT"],
+  },
+  {
     id: "tx-code-any-offer",
     description: "a tx_code is accepted when it belongs to any live offer, not only to the offer of the code",
     breaks: ["VCI-TOKEN-TX-WRONG"],

@@ -49,12 +49,19 @@ const FORGED: readonly [TokenAttackId, string, string][] = [
   ["hs256-public-key", "VCI-PROOF-SIGNATURE", "a proof in HS256 keyed with its own public key"],
   ["typ-absent", "VCI-PROOF-TYP", "a proof without typ"],
   ["missing-aud", "VCI-PROOF-AUD", "a proof without aud"],
+  ["missing-iat", "VCI-PROOF-IAT", "a proof without iat"],
+  ["iat-future", "VCI-PROOF-IAT", "a proof issued an hour or more in the future"],
 ];
 
 /** `valid`, a proof of `key`, turned into the `attack` variant of the shared token attack family. */
 export async function forgeProof(valid: string, key: HolderKey, attack: TokenAttackId): Promise<string> {
   const signingKey = { ...(await exportJWK(key.privateKey)), alg: key.alg };
-  const [forged] = await tokenAttacks({ token: valid, signingKey, requiredClaims: ["aud"], only: [attack] });
+  const [forged] = await tokenAttacks({
+    token: valid,
+    signingKey,
+    requiredClaims: ["aud", "iat"],
+    only: [attack],
+  });
   // Each of the variants the checks send exists for every signing algorithm the Wallet uses.
   if (forged === undefined) throw new Error(`the token attack family made no ${attack} for ${key.alg}`);
   return forged.token;
@@ -90,13 +97,14 @@ export const proofChecks = [
   defineCheck<VciProfile>({
     id: "vci.proof-rejected",
     title:
-      "a jwt proof with another aud or none, a wrong typ or none, alg none, a signature that does not verify (flipped, another key, HS256 keyed with the public key) or a private key in its header is refused with 400 invalid_proof",
+      "a jwt proof with another aud or none, a wrong typ or none, alg none, a signature that does not verify (flipped, another key, HS256 keyed with the public key), a private key in its header, no iat or an iat an hour ahead is refused with 400 invalid_proof",
     requirements: [
       "VCI-PROOF-AUD",
       "VCI-PROOF-TYP",
       "VCI-PROOF-ALG-NONE",
       "VCI-PROOF-SIGNATURE",
       "VCI-PROOF-PRIVATE-KEY",
+      "VCI-PROOF-IAT",
     ],
     async run(c) {
       const v = new Vci(c);

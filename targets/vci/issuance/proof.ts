@@ -120,8 +120,14 @@ export async function verifyProof(
   }
   const iat = payload.iat;
   const now = Date.now() / 1000;
-  if (typeof iat !== "number" || !Number.isFinite(iat)) throw invalidProof("the proof has no numeric iat");
-  if (iat < now - LIMITS.proofIatPastSeconds || iat > now + LIMITS.proofIatFutureSeconds) {
+  // proof-iat-unchecked: iat is read if present, never required nor held to a window.
+  if (!ctx.faults.has("proof-iat-unchecked") && (typeof iat !== "number" || !Number.isFinite(iat)))
+    throw invalidProof("the proof has no numeric iat");
+  if (
+    !ctx.faults.has("proof-iat-unchecked") &&
+    ((iat as number) < now - LIMITS.proofIatPastSeconds ||
+      (iat as number) > now + LIMITS.proofIatFutureSeconds)
+  ) {
     throw invalidProof("the proof iat is outside the accepted window");
   }
   const nonce = payload.nonce;
