@@ -62,7 +62,7 @@ const noCoverage = count("NoCoverage");
 const valid = killed + survived + noCoverage;
 const score = valid === 0 ? 0 : (100 * killed) / valid;
 console.log(
-  `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored as fault switches or display text; ${count("CompileError", "RuntimeError")} errors) in ${Math.round(minutes)} min`,
+  `\nmutation ${args.suite}: score ${score.toFixed(1)} % (${killed} killed or timed out, ${survived} survived, ${noCoverage} not covered; ${count("Ignored")} ignored (fault switches, display text, disabled with a reason); ${count("CompileError", "RuntimeError")} errors) in ${Math.round(minutes)} min`,
 );
 // What `npm run bench` shows of the last run (a run of a few files is marked as such).
 writeFileSync(
