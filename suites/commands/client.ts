@@ -88,6 +88,8 @@ export interface SendOptions extends SignOptions {
   readonly omitToken?: boolean;
   readonly headers?: Record<string, string>;
   readonly label?: string;
+  /** What the request is (`attack`: a command the RP must refuse), for observers. */
+  readonly tags?: readonly string[];
   /** For streams: decode and stop early. */
   readonly decode?: boolean;
   readonly stopWhen?: (text: string) => boolean;
@@ -163,6 +165,7 @@ export class CommandClient {
       form,
       ...(o.headers ? { headers: o.headers } : {}),
       label: o.label ?? command,
+      ...(o.tags ? { tags: o.tags } : {}),
       ...(o.decode ? { decode: true } : {}),
       ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
     });

@@ -14,6 +14,20 @@ function commandResponse(ex: ObservedExchange, p: CommandsProfile): boolean {
 const noStore = (v: string | undefined): boolean =>
   (v ?? "").split(",").some((d) => /^\s*no-store\s*$/i.test(d));
 
+const nonEmpty = (v: unknown): boolean => typeof v === "string" && v.length > 0;
+
+/** The JSON object a response carries, or undefined. */
+function object(ex: ObservedExchange): Record<string, unknown> | undefined {
+  const j = ex.json;
+  return j !== null && typeof j === "object" && !Array.isArray(j)
+    ? (j as Record<string, unknown>)
+    : undefined;
+}
+
+/** A Metadata Response (the only success body of a synchronous Tenant Command). */
+const isMetadataResponse = (b: Record<string, unknown>): boolean =>
+  "commands_supported" in b || "context" in b;
+
 /**
  * specs/002 area A Endpoints: rules about every response of the Command Endpoint, judged on
  * every command any check sends (every command, every state, every error), not on one probe.
@@ -54,6 +68,46 @@ export const commandObservers = [
           actual: `${ex.jsonError}: ${quote(ex.text, 120)}`,
         };
       return undefined;
+    },
+  }),
+  defineObserver<CommandsProfile>({
+    id: "commands.observe-success-body",
+    title: "every 200 answer to an account command carries sub and account_state",
+    requirement: "CMD-SUCCESS-RESPONSE",
+    // Every non-stream 200 with a JSON object that is not a Metadata Response answers an
+    // Account Command (Audit and Migrate included): its success response has both members.
+    // A command the RP had to refuse (tag `attack`) is judged by its own check, not here.
+    applies: (ex, p) => {
+      const b =
+        commandResponse(ex, p) && ex.status === 200 && !ex.tags.includes("attack") ? object(ex) : undefined;
+      return b !== undefined && !isMetadataResponse(b);
+    },
+    judge: (ex) => {
+      const b = object(ex) ?? {};
+      return nonEmpty(b.sub) && nonEmpty(b.account_state)
+        ? undefined
+        : {
+            message: `the 200 answer to ${ex.label ?? "an account command"} lacks sub or account_state`,
+            expected: "sub and account_state (strings)",
+            actual: quote(b, 200),
+          };
+    },
+  }),
+  defineObserver<CommandsProfile>({
+    id: "commands.observe-incompatible-state",
+    title: "every 409 incompatible_state carries account_state and sub",
+    requirement: "CMD-INCOMPATIBLE-STATE",
+    applies: (ex, p) =>
+      commandResponse(ex, p) && ex.status === 409 && object(ex)?.error === "incompatible_state",
+    judge: (ex) => {
+      const b = object(ex) ?? {};
+      return nonEmpty(b.sub) && nonEmpty(b.account_state)
+        ? undefined
+        : {
+            message: `the 409 incompatible_state answer to ${ex.label ?? "a command"} lacks account_state or sub`,
+            expected: "account_state and sub (strings)",
+            actual: quote(b, 200),
+          };
     },
   }),
 ];

@@ -32,7 +32,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-REQUEST-MALFORMED",
     level: "MUST",
     source: `${A} Errors (malformed command request: 400 invalid_request)`,
-    text: "a request without command_token, or with one that is not a JWT, answers 400 invalid_request",
+    text: "a request without command_token, or with one that is not a JWT (any segment count, empty or non-base64url segments, a header or payload that is not a JSON object), answers 400 invalid_request",
   },
 
   // Metadata (Resources: Metadata Response; Endpoints: metadata)
@@ -137,8 +137,8 @@ export const catalog = defineCatalog("commands", [
   {
     id: "CMD-TOKEN-REQUIRED-CLAIMS",
     level: "MUST",
-    source: `${PUB}: iss, aud, client_id, iat, exp, jti, command REQUIRED`,
-    text: "a command token missing a required claim answers 400 invalid_request",
+    source: `${PUB}: iss, aud, client_id, iat, exp, jti, command REQUIRED; ${A} Command Token (claim types)`,
+    text: "a command token missing a required claim, or carrying one not of its type, answers 400 invalid_request",
   },
   {
     id: "CMD-TOKEN-TENANT-SUB",
@@ -162,7 +162,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-METADATA-CLAIM-REQUIRED",
     level: "MUST",
     source: `${A} Command Token (metadata REQUIRED in the Metadata Command); Errors`,
-    text: "a metadata command without the metadata claim answers 400 invalid_request",
+    text: "a metadata command without the metadata claim, or with one that is not a JSON object, answers 400 invalid_request",
   },
   {
     id: "CMD-TOKEN-ACCOUNT-SUB",
@@ -386,7 +386,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-STREAM-RESUME",
     level: "MUST",
     source: `${A} Tenant Commands with streaming (Resume; 404 last-event-id-unavailable)`,
-    text: "a stream resumed with Last-Event-Id loses and repeats nothing, or answers 404 last-event-id-unavailable",
+    text: "a stream resumed with Last-Event-Id loses and repeats nothing, or answers 404 last-event-id-unavailable; an id the RP never sent answers 404 last-event-id-unavailable",
   },
   {
     id: "CMD-STREAM-ERROR-EVENT",

@@ -174,6 +174,12 @@ export const faults = [
     breaks: ["CMD-STREAM-RESUME"],
   },
   {
+    id: "stream-resume-unknown-restarts",
+    description:
+      "a Last-Event-Id the RP never sent starts the stream over instead of 404 last-event-id-unavailable",
+    breaks: ["CMD-STREAM-RESUME"],
+  },
+  {
     id: "stream-gzip-unoffered",
     description: "streams are gzip-encoded even when the request did not offer gzip",
     breaks: ["CMD-STREAM-ENCODING"],

@@ -3,7 +3,7 @@ import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { eventJson, parseSse, streamEnded, type SseEvent } from "../../../mocks/op/sse.js";
 import type { CommandsProfile } from "../profile.js";
-import { body, CommandClient, said, type SendOptions } from "../client.js";
+import { body, CommandClient, isError, said, type SendOptions } from "../client.js";
 
 type Ctx = CheckContext<CommandsProfile>;
 
@@ -202,6 +202,17 @@ export const streamChecks = [
             `the stream gave ${kept.map((e) => `${e.event} ${e.id ?? "(no id)"}`).join(", ") || "nothing"} before the drop: not two account-state events with ids to resume after (see CMD-STREAM-EVENTS, CMD-STREAM-EVENT-IDS)`,
             "dependency",
           );
+        // An id this RP never sent cannot be resumed from: 404 last-event-id-unavailable, not a
+        // stream that silently starts over or continues another one.
+        const never = `idconform-never-sent-${Math.random().toString(36).slice(2, 10)}`;
+        const unknown = await auditTenant(k, tenant, {
+          headers: { "last-event-id": never },
+          label: "audit_tenant resumed after an id never sent",
+        });
+        c.check("CMD-STREAM-RESUME", isError(unknown.res, 404, "last-event-id-unavailable"), {
+          expected: "Last-Event-Id the RP never sent: 404 with error last-event-id-unavailable",
+          actual: `${said(unknown.res)}${unknown.events.length ? `, ${unknown.events.length} events` : ""}`,
+        });
         const resumed = await auditTenant(k, tenant, {
           headers: { "last-event-id": lastId },
           label: `audit_tenant resumed after ${lastId}`,

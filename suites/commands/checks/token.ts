@@ -53,6 +53,7 @@ async function refused(
     ...(claims ? { claims } : {}),
     ...(tenant ? { tenant } : {}),
     label: what,
+    tags: ["attack"],
   });
   c.check(id, isError(res, 400, "invalid_request"), {
     expected: `${what}: 400 invalid_request`,
@@ -119,9 +120,37 @@ export const tokenChecks = [
       for (const claim of ["aud", "client_id", "iat", "exp", "jti", "command", "tenant"]) {
         await refused(c, k, "CMD-TOKEN-REQUIRED-CLAIMS", `no ${claim}`, { claims: { [claim]: undefined } });
       }
+      // A required claim that is present but not of its type (Command Token claim table) is
+      // no more there than a missing one.
+      const mistyped: Record<string, unknown>[] = [
+        { jti: 42 },
+        { jti: "" },
+        { client_id: 7 },
+        { tenant: ["a"] },
+        { iat: String(now) },
+        { exp: String(now + 60) },
+        { exp: null },
+      ];
+      for (const claims of mistyped) {
+        await refused(c, k, "CMD-TOKEN-REQUIRED-CLAIMS", `${JSON.stringify(claims)} (not of its type)`, {
+          claims,
+        });
+      }
       await refused(c, k, "CMD-METADATA-CLAIM-REQUIRED", "metadata without the metadata claim", {
         claims: { metadata: undefined },
       });
+      // The metadata claim is an object (OP Metadata object): any other JSON value is not it.
+      for (const metadata of [null, "metadata", ["notification_endpoint"], 1]) {
+        await refused(
+          c,
+          k,
+          "CMD-METADATA-CLAIM-REQUIRED",
+          `a metadata claim of ${JSON.stringify(metadata)}`,
+          {
+            claims: { metadata },
+          },
+        );
+      }
     },
   }),
   defineCheck<CommandsProfile>({
@@ -218,12 +247,31 @@ export const tokenChecks = [
         expected: "no command_token: 400 invalid_request",
         actual: said(none),
       });
-      const garbage = (await k.send("metadata", { token: "not-a-jwt", label: "command_token not a JWT" }))
-        .res;
-      c.check("CMD-REQUEST-MALFORMED", isError(garbage, 400, "invalid_request"), {
-        expected: "garbage command_token: 400 invalid_request",
-        actual: said(garbage),
-      });
+      // Every shape of "not a JWT" a parser might let through: wrong segment counts, empty or
+      // non-base64url segments, and header or payload that decode to JSON but not to an object.
+      const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("base64url");
+      const valid = await k.sign(
+        k.claims("metadata", { tenant: k.tenantFor("tokens"), claims: { metadata: {} } }),
+      );
+      const [h = "", p = "", s = ""] = valid.split(".");
+      const garbage: [string, string][] = [
+        ["not-a-jwt", "command_token not a JWT"],
+        [`${h}.${p}`, "two segments"],
+        [`${h}.${p}.${s}.${s}`, "four segments"],
+        [`.${p}.${s}`, "an empty header segment"],
+        [`${h}..${s}`, "an empty payload segment"],
+        [`${h}.${p}*.${s}`, "a payload segment that is not base64url"],
+        [`${b64([])}.${p}.${s}`, "a header that is a JSON array"],
+        [`${b64(null)}.${p}.${s}`, "a header that is JSON null"],
+        [`${h}.${b64("claims")}.${s}`, "a payload that is a JSON string"],
+      ];
+      for (const [token, what] of garbage) {
+        const res = (await k.send("metadata", { token, label: `command_token: ${what}` })).res;
+        c.check("CMD-REQUEST-MALFORMED", isError(res, 400, "invalid_request"), {
+          expected: `command_token with ${what}: 400 invalid_request`,
+          actual: said(res),
+        });
+      }
     },
   }),
   defineCheck<CommandsProfile>({

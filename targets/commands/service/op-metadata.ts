@@ -9,6 +9,7 @@ export interface OpMetadata {
   readonly groups: readonly { id: string; display: string; description?: string }[] | undefined;
 }
 
+// Stryker disable next-line ArrayDeclaration,StringLiteral: read only under the metadata-unknown-field-rejected fault (a clean RP ignores unknown members)
 const KNOWN = new Set(["notification_endpoint", "domains", "claims_supported", "groups"]);
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -21,23 +22,30 @@ function notificationUrl(value: unknown): string {
   let url: URL;
   try {
     url = new URL(typeof value === "string" ? value : "");
+    // Stryker disable next-line BlockStatement: a notification_endpoint that is not an https URL: what the RP does (refuse the metadata, or never notify) the document leaves open; the checks send only valid ones
   } catch {
     throw invalidRequest("metadata.notification_endpoint must be an https URL");
   }
+  // Stryker disable next-line LogicalOperator: a notification_endpoint that is not an https URL: what the RP does (refuse the metadata, or never notify) the document leaves open; the checks send only valid ones
   const local = url.protocol === "http:" && LOOPBACK.has(url.hostname);
+  // Stryker disable next-line BlockStatement: a notification_endpoint that is not an https URL: what the RP does (refuse the metadata, or never notify) the document leaves open; the checks send only valid ones
   if ((url.protocol !== "https:" && !local) || url.username !== "" || url.password !== "") {
     throw invalidRequest("metadata.notification_endpoint must be an https URL");
   }
   return url.href;
 }
 
+// Stryker disable next-line BlockStatement: domains, claims_supported and groups of the wrong type: the document leaves the RP's answer to a malformed known member open (only unknown members MUST be ignored), and this RP never acts on them
 function stringArray(value: unknown, name: string): string[] {
+  // Stryker disable next-line BlockStatement,LogicalOperator,MethodExpression: domains, claims_supported and groups of the wrong type: the document leaves the RP's answer to a malformed known member open (only unknown members MUST be ignored), and this RP never acts on them
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
     throw invalidRequest(`metadata.${name} must be an array of strings`);
   }
   return value as string[];
 }
 
+// Stryker disable all: groups of the wrong type: the document leaves the RP's answer to a malformed
+// known member open (only unknown members MUST be ignored), and this RP never acts on groups
 function groupList(value: unknown): { id: string; display: string; description?: string }[] {
   if (!Array.isArray(value)) throw invalidRequest("metadata.groups must be an array of objects");
   return value.map((g: unknown) => {
@@ -56,6 +64,7 @@ function groupList(value: unknown): { id: string; display: string; description?:
     };
   });
 }
+// Stryker restore all
 
 /**
  * Reads the `metadata` claim of a Metadata Command (specs/002 area A OP Metadata object).
@@ -66,11 +75,14 @@ export function parseOpMetadata(value: unknown, rejectUnknown: boolean): OpMetad
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw invalidRequest("the metadata claim must be a JSON object");
   }
+  // Stryker disable next-line BlockStatement: a memory bound of this RP; the document states no size
   if (JSON.stringify(value).length > LIMITS.maxMetadataBytes) {
     throw invalidRequest(`the metadata claim exceeds ${LIMITS.maxMetadataBytes} bytes`);
   }
   const m = value as Record<string, unknown>;
+  // Stryker disable next-line ArrowFunction,BooleanLiteral: only the metadata-unknown-field-rejected fault reads it
   const unknown = Object.keys(m).find((k) => !KNOWN.has(k));
+  // Stryker disable next-line BlockStatement,EqualityOperator: only the metadata-unknown-field-rejected fault reads it
   if (rejectUnknown && unknown !== undefined) {
     throw invalidRequest(`unknown metadata member ${JSON.stringify(unknown.slice(0, 64))}`);
   }
@@ -102,6 +114,7 @@ export class MetadataStore {
   put(iss: string, tenant: string, metadata: OpMetadata): void {
     const key = MetadataStore.key(iss, tenant);
     const old = this.byTenant.get(key);
+    // Stryker disable next-line BlockStatement: a memory bound of this RP; the document states no number of tenants
     if (old === undefined && this.byTenant.size >= LIMITS.maxTenants) {
       throw new CommandError(
         507,
@@ -109,6 +122,7 @@ export class MetadataStore {
         `this RP keeps metadata for at most ${LIMITS.maxTenants} tenants`,
       );
     }
+    // Stryker disable next-line EqualityOperator,OptionalChaining: only the metadata-not-replaced fault keeps the first endpoint
     const keep = this.keepFirstEndpoint && old?.notificationEndpoint !== undefined;
     this.byTenant.set(key, keep ? { ...metadata, notificationEndpoint: old.notificationEndpoint } : metadata);
   }

@@ -94,7 +94,10 @@ export function auditTenant(
   d: AuditTenantDeps,
 ): Response {
   let events: readonly SseEvent[];
-  if (headers.lastEventId !== undefined && headers.lastEventId !== "") {
+  // stream-resume-unknown-restarts: an id this RP never sent starts the stream over.
+  const resumable = (id: string): boolean =>
+    !d.faults.has("stream-resume-unknown-restarts") || d.history.find(id) !== undefined;
+  if (headers.lastEventId !== undefined && headers.lastEventId !== "" && resumable(headers.lastEventId)) {
     const found = d.history.find(headers.lastEventId);
     if (found === undefined || found.stream.iss !== req.iss || found.stream.tenant !== req.tenant) {
       throw new CommandError(

