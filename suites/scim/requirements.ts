@@ -12,8 +12,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-SPC-AVAILABLE",
     level: "MUST",
-    source: `${C} Endpoints (GET /ServiceProviderConfig)`,
-    text: "GET /ServiceProviderConfig answers 200 with the ServiceProviderConfig schema",
+    source: `${C} Endpoints (GET /ServiceProviderConfig); RFC 7643 §5`,
+    text: "GET /ServiceProviderConfig answers 200 with the ServiceProviderConfig schema and every member RFC 7643 §5 requires",
   },
   {
     id: "SCIM-SPC-CAPABILITIES",
@@ -25,19 +25,19 @@ export const catalog = defineCatalog("scim", [
     id: "SCIM-SPC-PAGINATION",
     level: "MAY",
     source: `${PUB}: RFC 9865 pagination object`,
-    text: "ServiceProviderConfig describes its pagination methods (index, cursor)",
+    text: "ServiceProviderConfig describes its pagination methods (index, cursor), each member of its RFC 9865 type",
   },
   {
     id: "SCIM-RT-USERS-GROUPS",
     level: "MUST",
-    source: `${C} Endpoints (GET /ResourceTypes MUST include Users and Groups)`,
-    text: "GET /ResourceTypes includes the User and the Group resource types",
+    source: `${C} Endpoints (GET /ResourceTypes MUST include Users and Groups); RFC 7643 §6`,
+    text: "GET /ResourceTypes includes the User and the Group resource types (name, endpoint and core schema), every resource type a ResourceType of RFC 7643 §6",
   },
   {
     id: "SCIM-SCHEMAS-AVAILABLE",
     level: "SHOULD",
-    source: `${C} (implements RFC 7644); RFC 7644 §4`,
-    text: "GET /Schemas answers the User and Group schemas",
+    source: `${C} (implements RFC 7644); RFC 7644 §4; RFC 7643 §7, §4.1-4.2 (attribute characteristics)`,
+    text: "GET /Schemas answers the User and Group schemas (also by URI), every attribute defined with its RFC 7643 §7 characteristics, those the profile uses as RFC 7643 §4 gives them (userName caseExact false)",
   },
   {
     id: "SCIM-MEDIA-TYPE",
@@ -50,14 +50,14 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-AUTH-NO-TOKEN",
     level: "MUST",
-    source: `${C} Endpoints ("all SCIM operations are authenticated and authorized with OAuth 2.0")`,
-    text: "every endpoint family refuses a request without an access token (401)",
+    source: `${C} Endpoints ("all SCIM operations are authenticated and authorized with OAuth 2.0"); RFC 6750 §3`,
+    text: "every endpoint family refuses a request without an access token (401 with a Bearer WWW-Authenticate challenge, RFC 6750 §3)",
   },
   {
     id: "SCIM-AUTH-BAD-TOKEN",
     level: "MUST",
-    source: `${C} Authentication 2`,
-    text: "every endpoint family refuses a malformed or unknown bearer token (401)",
+    source: `${C} Authentication 2; RFC 6750 §3`,
+    text: "every endpoint family refuses a malformed or unknown bearer token (401 with a Bearer WWW-Authenticate challenge, RFC 6750 §3)",
   },
   {
     id: "SCIM-AUTH-SCOPE",
@@ -68,8 +68,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-AUTH-JWT-CLIENT",
     level: "MUST",
-    source: `${C} Authentication 1-2 (RFC 7523)`,
-    text: "a signed JWT client assertion is exchanged for an access token that works on SCIM requests",
+    source: `${C} Authentication 1-2 (RFC 7523); RFC 6749 §5.1 (Cache-Control: no-store)`,
+    text: "a signed JWT client assertion is exchanged for an access token that works on SCIM requests, in a response that may not be cached",
   },
   {
     id: "SCIM-AUTH-SCOPE-ONLY",
@@ -87,7 +87,7 @@ export const catalog = defineCatalog("scim", [
     id: "SCIM-AUTH-ASSERTION-AUD",
     level: "MUST",
     source: `${C} Authentication 1, 3 (RFC 7523 §3: aud identifies the token endpoint)`,
-    text: "an assertion whose aud is not the token endpoint is refused",
+    text: "an assertion whose aud is missing or not the token endpoint is refused",
   },
   {
     id: "SCIM-AUTH-ASSERTION-SIG",
@@ -98,20 +98,32 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-AUTH-ASSERTION-EXP",
     level: "MUST",
-    source: `${C} Authentication 1 (RFC 7523 §3: exp)`,
-    text: "an expired assertion is refused",
+    source: `${C} Authentication 1 (RFC 7523 §3: exp, nbf)`,
+    text: "an expired assertion, one without exp, or one not valid yet (nbf in the future) is refused",
   },
   {
     id: "SCIM-AUTH-ASSERTION-REPLAY",
     level: "MUST",
     source: `${C} Authentication 6 ("nonces SHALL be validated"; RFC 7523 §3 jti)`,
-    text: "an assertion replayed with the same jti is refused",
+    text: "an assertion replayed with the same jti, or one without a jti, is refused",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-ISS",
+    level: "MUST",
+    source: `${C} Authentication 1 (RFC 7523 §3: iss and sub identify the client; RFC 7521 §4.2 client_id)`,
+    text: "an assertion whose iss or sub is missing or not the client, or sent with the client_id of another client, is refused",
+  },
+  {
+    id: "SCIM-AUTH-ASSERTION-REQUIRED",
+    level: "MUST",
+    source: `${C} Authentication 1 (MUST use JWT client authentication, RFC 7523 §2.2)`,
+    text: "a token request without an RFC 7523 jwt-bearer client assertion is refused",
   },
   {
     id: "SCIM-AUTH-AS-METADATA",
     level: "SHOULD",
     source: `${C} Authentication 5 (RFC 8414)`,
-    text: "the authorization server publishes RFC 8414 metadata naming its token endpoint",
+    text: "the authorization server publishes RFC 8414 metadata naming its token endpoint, with client_credentials, private_key_jwt, the client key's alg and the scim scope among what it lists",
   },
 
   // Users
@@ -119,7 +131,7 @@ export const catalog = defineCatalog("scim", [
     id: "SCIM-USER-CREATE",
     level: "MUST",
     source: `${C} Endpoints (POST /Users); RFC 7644 §3.3`,
-    text: "POST /Users answers 201 with id, meta and a Location header",
+    text: "POST /Users answers 201 with id, meta and a Location header equal to meta.location, also for a user with only the attributes the profile requires",
   },
   {
     id: "SCIM-USER-REQUIRED-ATTRS",
@@ -130,14 +142,14 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-USER-GET",
     level: "MUST",
-    source: `${C} Endpoints (GET /Users/{id})`,
-    text: "GET /Users/{id} answers the user",
+    source: `${C} Endpoints (GET /Users/{id}, POST /Users "user attributes per SCIM"); RFC 7644 §3.3, §3.4.1`,
+    text: "GET /Users/{id} answers the user with every attribute it was created with (the enterprise extension too, when offered), schemas naming the User schema",
   },
   {
     id: "SCIM-USER-FILTER-USERNAME",
     level: "MUST",
     source: `${PUB}: userName eq, case-insensitive`,
-    text: "filter userName eq finds the user, whatever the case of the value",
+    text: "filter userName eq finds the user, whatever the case of the value, and not a user whose userName only starts with it",
   },
   {
     id: "SCIM-USER-FILTER-EXTERNALID",
@@ -161,7 +173,7 @@ export const catalog = defineCatalog("scim", [
     id: "SCIM-USER-PATCH",
     level: "MUST",
     source: `${C} Endpoints (PATCH /Users/{id}); ${PUB}: PatchOp; RFC 7644 §3.5.2`,
-    text: "PATCH /Users/{id} with a PatchOp replace changes the attribute, and every other attribute reads back as it was",
+    text: "PATCH /Users/{id} with a PatchOp replace changes the attribute it names (displayName, externalId, userName, name and a name part, the work email's value, a primary email, enterprise attributes when offered), and every other attribute reads back as it was",
   },
   {
     id: "SCIM-USER-DEACTIVATE",
@@ -280,8 +292,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-ERROR-FILTER",
     level: "MUST",
-    source: `${PUB}: scimType invalidFilter`,
-    text: "an unparsable filter answers 400 with scimType invalidFilter",
+    source: `${PUB}: scimType invalidFilter; RFC 7644 §3.4.2.2 (filter grammar), §3.12`,
+    text: "every unparsable filter (unterminated string, missing or unquoted value, missing or unknown operator, unclosed bracket, trailing text, a bad or quoted attribute name) answers 400 with scimType invalidFilter",
   },
   {
     id: "SCIM-ERROR-SYNTAX",

@@ -8,6 +8,7 @@ export const SCIM_JSON = "application/scim+json";
 export const URN = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",
   group: "urn:ietf:params:scim:schemas:core:2.0:Group",
+  enterprise: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User",
   list: "urn:ietf:params:scim:api:messages:2.0:ListResponse",
   patch: "urn:ietf:params:scim:api:messages:2.0:PatchOp",
   error: "urn:ietf:params:scim:api:messages:2.0:Error",
@@ -99,7 +100,8 @@ export class ScimClient {
   async token(fresh = false): Promise<string> {
     const a = this.c.profile.auth;
     if (a.bearerToken) return a.bearerToken;
-    const key = `${this.c.profile.baseUrl}|scim`;
+    // Keyed by run too: a later run may meet another target on the same port.
+    const key = `${this.c.profile.baseUrl}|${this.c.runId}|scim`;
     const hit = tokenCache.get(key);
     if (!fresh && hit && hit.until > Date.now()) {
       this.c.secret(hit.token, "ACCESS_TOKEN");

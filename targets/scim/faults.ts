@@ -205,7 +205,7 @@ export const faults = [
   {
     id: "email-primary-dropped",
     description: "POST /Users drops the primary flag of the emails given (values and types are kept)",
-    breaks: ["SCIM-USER-REQUIRED-ATTRS"],
+    breaks: ["SCIM-USER-REQUIRED-ATTRS", "SCIM-USER-GET"],
   },
   {
     id: "get-user-no-username",
@@ -301,6 +301,34 @@ export const faults = [
     description:
       "index pages of /Users and /Groups after the first (startIndex above 1) leave itemsPerPage out",
     breaks: ["SCIM-LIST-RESPONSE", "SCIM-GROUP-LIST"],
+  },
+  {
+    id: "schema-username-case-exact",
+    description:
+      "the User schema of /Schemas describes userName as caseExact, though filters and uniqueness ignore its case",
+    breaks: ["SCIM-SCHEMAS-AVAILABLE"],
+  },
+  {
+    id: "assertion-issuer-unchecked",
+    description:
+      "the token endpoint verifies the client assertion's signature but not that iss and sub (or a client_id parameter) name the client",
+    breaks: ["SCIM-AUTH-ASSERTION-ISS"],
+  },
+  {
+    id: "token-without-assertion",
+    description:
+      "a token request that names the client in client_id but carries no client assertion gets a scim token",
+    breaks: ["SCIM-AUTH-ASSERTION-REQUIRED"],
+  },
+  {
+    id: "token-response-cacheable",
+    description: "the token response carries no Cache-Control: no-store (RFC 6749 §5.1)",
+    breaks: ["SCIM-AUTH-JWT-CLIENT"],
+  },
+  {
+    id: "no-bearer-challenge",
+    description: "401 answers of the SCIM endpoints carry no WWW-Authenticate challenge",
+    breaks: ["SCIM-AUTH-NO-TOKEN", "SCIM-AUTH-BAD-TOKEN"],
   },
 ] as const satisfies readonly FaultDef[];
 

@@ -20,8 +20,17 @@ const FORGED: readonly [TokenAttackId, string][] = [
   ["jku", "SCIM-AUTH-ASSERTION-SIG"],
   ["hs256-public-key", "SCIM-AUTH-ASSERTION-SIG"],
   ["unknown-kid", "SCIM-AUTH-ASSERTION-SIG"],
+  ["flipped-signature", "SCIM-AUTH-ASSERTION-SIG"],
   ["missing-aud", "SCIM-AUTH-ASSERTION-AUD"],
+  ["wrong-aud", "SCIM-AUTH-ASSERTION-AUD"],
   ["missing-exp", "SCIM-AUTH-ASSERTION-EXP"],
+  ["expired", "SCIM-AUTH-ASSERTION-EXP"],
+  ["nbf-future", "SCIM-AUTH-ASSERTION-EXP"],
+  ["wrong-iss", "SCIM-AUTH-ASSERTION-ISS"],
+  ["missing-iss", "SCIM-AUTH-ASSERTION-ISS"],
+  ["missing-sub", "SCIM-AUTH-ASSERTION-ISS"],
+  // Without a jti no replay can be seen: "nonces SHALL be validated" (area C Authentication 6).
+  ["missing-jti", "SCIM-AUTH-ASSERTION-REPLAY"],
 ];
 
 const STATIC =
@@ -56,9 +65,31 @@ const families = (name: string): readonly [string, string, unknown?][] => [
   ["DELETE", "/Groups/00000000-0000-4000-8000-000000000000"],
 ];
 
-const refused = (res: HttpResponse): boolean =>
-  (res.status === 400 || res.status === 401) &&
-  (res.json as { access_token?: unknown } | undefined)?.access_token === undefined;
+const JWT_BEARER_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+/** RFC 6749 §5.2: the error codes a token endpoint answers a refused request with. */
+const OAUTH_ERRORS = [
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+];
+
+/** A token request refused as RFC 6749 §5.2 says: 400 or 401, an error code, no token. */
+const refused = (res: HttpResponse): boolean => {
+  const j = res.json as { access_token?: unknown; error?: unknown } | undefined;
+  return (
+    (res.status === 400 || res.status === 401) &&
+    j?.access_token === undefined &&
+    OAUTH_ERRORS.includes(String(j?.error))
+  );
+};
+
+/** RFC 6750 §3, RFC 9110 §15.5.2: a 401 carries a WWW-Authenticate challenge, here Bearer. */
+const bearerChallenge = (res: HttpResponse): boolean =>
+  /^\s*Bearer(\s|,|$)/i.test(res.header("www-authenticate") ?? "");
 
 export const authChecks = [
   defineCheck<ScimProfile>({
@@ -76,9 +107,9 @@ export const authChecks = [
           label: `${method} ${path} without token`,
           retry429: false,
         });
-        c.check("SCIM-AUTH-NO-TOKEN", none.status === 401, {
-          expected: `401 for ${method} ${path}`,
-          actual: String(none.status),
+        c.check("SCIM-AUTH-NO-TOKEN", none.status === 401 && bearerChallenge(none), {
+          expected: `401 with a Bearer WWW-Authenticate challenge for ${method} ${path}`,
+          actual: `${none.status}, WWW-Authenticate ${quote(none.header("www-authenticate") ?? null)}`,
           res: none,
         });
         const bad = await s.call(method, path, {
@@ -87,9 +118,9 @@ export const authChecks = [
           label: `${method} ${path} with a bad token`,
           retry429: false,
         });
-        c.check("SCIM-AUTH-BAD-TOKEN", bad.status === 401, {
-          expected: `401 for ${method} ${path}`,
-          actual: String(bad.status),
+        c.check("SCIM-AUTH-BAD-TOKEN", bad.status === 401 && bearerChallenge(bad), {
+          expected: `401 with a Bearer WWW-Authenticate challenge for ${method} ${path}`,
+          actual: `${bad.status}, WWW-Authenticate ${quote(bad.header("www-authenticate") ?? null)}`,
           res: bad,
         });
       }
@@ -166,6 +197,12 @@ export const authChecks = [
       );
       const token = String(body?.access_token);
       c.secret(token, "ACCESS_TOKEN");
+      // RFC 6749 §5.1: a response carrying a token MUST NOT be cached.
+      const cache = res.header("cache-control") ?? "";
+      c.check("SCIM-AUTH-JWT-CLIENT", /(^|,)\s*no-store\s*(,|$)/i.test(cache), {
+        expected: "Cache-Control: no-store on the token response (RFC 6749 §5.1)",
+        actual: cache || "(absent)",
+      });
       c.check(
         "SCIM-AUTH-TOKEN-EXPIRES",
         typeof body?.expires_in === "number" && body.expires_in > 0 && Number.isFinite(body.expires_in),
@@ -174,6 +211,32 @@ export const authChecks = [
           actual: quote(body?.expires_in ?? null),
         },
       );
+      // RFC 7521 §4.2: a client_id parameter naming the client itself is allowed beside the assertion.
+      const withId = await s.c.http.post(await s.tokenEndpoint(), {
+        form: {
+          grant_type: "client_credentials",
+          client_id: c.profile.auth.clientId ?? "",
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: await (async () => {
+            const jwk = JSON.parse(c.profile.auth.clientKey ?? "{}") as JWK;
+            const t = await signAssertion(jwk, {
+              clientId: c.profile.auth.clientId ?? "",
+              audience: await s.tokenEndpoint(),
+            });
+            c.secret(t, "CLIENT_ASSERTION");
+            return t;
+          })(),
+          scope: "scim",
+        },
+        label: "token request with the client's own client_id",
+      });
+      const idToken = (withId.json as { access_token?: unknown } | undefined)?.access_token;
+      if (typeof idToken === "string") c.secret(idToken, "ACCESS_TOKEN");
+      c.check("SCIM-AUTH-JWT-CLIENT", withId.status === 200 && typeof idToken === "string", {
+        expected: "200 with an access_token when client_id names the client (RFC 7521 §4.2)",
+        actual: `${withId.status} ${withId.text.slice(0, 200)}`,
+        res: withId,
+      });
       const use = await s.call("GET", "/Users?count=1", { token, label: "use the token" });
       c.check("SCIM-AUTH-JWT-CLIENT", use.status === 200, {
         expected: "200 on GET /Users with the token",
@@ -230,17 +293,47 @@ export const authChecks = [
           actual: `${md.status} ${md.jsonError ?? `issuer: ${quote(doc?.issuer)}, token_endpoint: ${quote(doc?.token_endpoint)}`}`,
         },
       );
+      // RFC 8414 §2: what a client needs to use the profile's grant, read with the defaults the
+      // RFC gives an omitted member (grant types: authorization_code and implicit; methods:
+      // client_secret_basic); lists it says are optional are judged only when present.
+      const m = (md.json ?? {}) as Record<string, unknown>;
+      const list = (k: string, dflt?: string[]): unknown[] | undefined =>
+        Array.isArray(m[k]) ? (m[k] as unknown[]) : dflt;
+      const alg = (JSON.parse(a.clientKey ?? "{}") as JWK).alg ?? "ES256";
+      const wrong = [
+        ...(list("grant_types_supported", ["authorization_code", "implicit"])?.includes("client_credentials")
+          ? []
+          : [`grant_types_supported ${quote(m.grant_types_supported ?? null)} without client_credentials`]),
+        ...(list("token_endpoint_auth_methods_supported", ["client_secret_basic"])?.includes(
+          "private_key_jwt",
+        )
+          ? []
+          : [
+              `token_endpoint_auth_methods_supported ${quote(m.token_endpoint_auth_methods_supported ?? null)} without private_key_jwt`,
+            ]),
+        ...((list("token_endpoint_auth_signing_alg_values_supported")?.includes(alg) ?? true)
+          ? []
+          : [`token_endpoint_auth_signing_alg_values_supported without ${alg}`]),
+        ...((list("scopes_supported")?.includes("scim") ?? true) ? [] : ["scopes_supported without scim"]),
+      ];
+      c.check("SCIM-AUTH-AS-METADATA", md.status === 200 && wrong.length === 0, {
+        expected:
+          "client_credentials, private_key_jwt, the client key's alg and scim among what the metadata lists (RFC 8414 §2)",
+        actual: wrong.join("; "),
+      });
     },
   }),
   defineCheck<ScimProfile>({
     id: "scim.auth-assertion-rules",
     title:
-      "the token endpoint refuses an assertion with a wrong or no aud, a bad signature (flipped, a stranger key, a key it carries in jwk, x5c or jku, HS256 keyed with the public key, alg none), an expired one or one without exp, and a replayed jti",
+      "the token endpoint refuses an assertion with a wrong or no aud, a bad signature (flipped, a stranger key, a key it carries in jwk, x5c or jku, HS256 keyed with the public key, alg none), an expired, not yet valid or exp-less one, another or no iss or sub, a replayed or missing jti, and a token request without an assertion",
     requirements: [
       "SCIM-AUTH-ASSERTION-AUD",
       "SCIM-AUTH-ASSERTION-SIG",
       "SCIM-AUTH-ASSERTION-EXP",
       "SCIM-AUTH-ASSERTION-REPLAY",
+      "SCIM-AUTH-ASSERTION-ISS",
+      "SCIM-AUTH-ASSERTION-REQUIRED",
     ],
     async run(c) {
       oauthOnly(c);
@@ -256,7 +349,7 @@ export const authChecks = [
           ...(jti ? { jti } : {}),
         });
       const detail = (res: HttpResponse) => ({
-        expected: "400 or 401 with no access_token (invalid_client)",
+        expected: "400 or 401 with an RFC 6749 §5.2 error (invalid_client) and no access_token",
         actual: `${res.status} ${res.text.slice(0, 200)}`,
         res,
       });
@@ -285,7 +378,7 @@ export const authChecks = [
             token: await sign({}),
             signingKey: jwk,
             jku,
-            requiredClaims: ["aud", "exp"],
+            requiredClaims: ["aud", "exp", "iss", "sub", "jti"],
             only: [attack],
           });
           if (forged === undefined) continue; // no x5c for an EdDSA key
@@ -295,6 +388,39 @@ export const authChecks = [
       } finally {
         await jku.close();
       }
+
+      // RFC 7523 §3: sub is the client's id; a client_id parameter must name the same client.
+      const sub = await s.requestToken({
+        assertion: await sign({ sub: `${a.clientId ?? ""}-other` }),
+        label: "assertion with the sub of another client",
+      });
+      c.check("SCIM-AUTH-ASSERTION-ISS", refused(sub), detail(sub));
+      const form = (f: Record<string, string>, label: string): Promise<HttpResponse> =>
+        c.http.post(endpoint, { form: { grant_type: "client_credentials", scope: "scim", ...f }, label });
+      const otherId = await sign({});
+      c.secret(otherId, "CLIENT_ASSERTION");
+      const other = await form(
+        {
+          client_id: `${a.clientId ?? ""}-other`,
+          client_assertion_type: JWT_BEARER_TYPE,
+          client_assertion: otherId,
+        },
+        "assertion with a client_id parameter of another client",
+      );
+      c.check("SCIM-AUTH-ASSERTION-ISS", refused(other), detail(other));
+      // Area C Authentication 1: clients authenticate with a JWT assertion, never without one.
+      const none = await form({ client_id: a.clientId ?? "" }, "token request without a client assertion");
+      c.check("SCIM-AUTH-ASSERTION-REQUIRED", refused(none), detail(none));
+      const typed = await sign({});
+      c.secret(typed, "CLIENT_ASSERTION");
+      const wrongType = await form(
+        {
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:saml2-bearer",
+          client_assertion: typed,
+        },
+        "assertion under another client_assertion_type",
+      );
+      c.check("SCIM-AUTH-ASSERTION-REQUIRED", refused(wrongType), detail(wrongType));
 
       const once = await sign({}, `idc-replay-${randomUUID()}`);
       const first = await s.requestToken({ assertion: once, label: "assertion, first use" });
@@ -307,6 +433,26 @@ export const authChecks = [
       if (typeof t === "string") c.secret(t, "ACCESS_TOKEN");
       const again = await s.requestToken({ assertion: once, label: "the same assertion again" });
       c.check("SCIM-AUTH-ASSERTION-REPLAY", refused(again), detail(again));
+      // A short-lived assertion too: its jti must be remembered for as long as it is accepted.
+      const brief = await signAssertion(jwk, {
+        clientId: a.clientId ?? "",
+        audience: endpoint,
+        lifetimeSeconds: 15,
+        jti: `idc-replay-${randomUUID()}`,
+      });
+      c.secret(brief, "CLIENT_ASSERTION");
+      const firstBrief = await s.requestToken({
+        assertion: brief,
+        label: "short-lived assertion, first use",
+      });
+      const tb = (firstBrief.json as { access_token?: unknown } | undefined)?.access_token;
+      if (typeof tb === "string") c.secret(tb, "ACCESS_TOKEN");
+      const againBrief = await s.requestToken({ assertion: brief, label: "the short-lived assertion again" });
+      c.check("SCIM-AUTH-ASSERTION-REPLAY", firstBrief.status === 200 && refused(againBrief), {
+        expected: "the first use served (200), the second refused (400 or 401, no access_token)",
+        actual: `${firstBrief.status}, then ${againBrief.status} ${againBrief.text.slice(0, 200)}`,
+        res: againBrief,
+      });
     },
   }),
 ];

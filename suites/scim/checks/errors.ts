@@ -8,18 +8,35 @@ import { ScimClient, scimError } from "../scim-client.js";
 export const errorChecks = [
   defineCheck<ScimProfile>({
     id: "scim.error-invalid-filter",
-    title: "an unparsable filter answers 400 invalidFilter",
+    title: "every unparsable filter (of a family of malformed ones) answers 400 invalidFilter",
     requirements: ["SCIM-ERROR-FILTER"],
     async run(c) {
       const s = new ScimClient(c);
-      const res = await s.call("GET", `/Users?filter=${encodeURIComponent('userName eq "unterminated')}`, {
-        label: "bad filter",
-      });
-      c.check("SCIM-ERROR-FILTER", res.status === 400 && scimError(res)?.scimType === "invalidFilter", {
-        expected: "400 with scimType invalidFilter",
-        actual: `${res.status} scimType ${quote(scimError(res)?.scimType ?? null)}`,
-        res,
-      });
+      // RFC 7644 §3.4.2.2 grammar broken one way each: an unterminated string, no value, an
+      // unquoted value, no or an unknown operator, an unclosed bracket or parenthesis, text
+      // after the expression, an attribute name that is not one.
+      for (const filter of [
+        'userName eq "unterminated',
+        "userName eq",
+        "userName eq unquoted",
+        'userName "x"',
+        'userName zz "x"',
+        'emails[value eq "x"',
+        '(userName eq "x"',
+        'userName eq "x" trailing',
+        '1userName eq "x"',
+        '"userName" eq "x"',
+        "userName",
+      ]) {
+        const res = await s.call("GET", `/Users?filter=${encodeURIComponent(filter)}`, {
+          label: `bad filter ${filter}`,
+        });
+        c.check("SCIM-ERROR-FILTER", res.status === 400 && scimError(res)?.scimType === "invalidFilter", {
+          expected: `400 with scimType invalidFilter for ${filter}`,
+          actual: `${res.status} scimType ${quote(scimError(res)?.scimType ?? null)}`,
+          res,
+        });
+      }
     },
   }),
   defineCheck<ScimProfile>({

@@ -36,6 +36,22 @@ async function probe(s: ScimClient, id: string, label: string): Promise<HttpResp
   });
 }
 
+/** A user payload with the enterprise extension (RFC 7643 §4.3). */
+function enterpriseUser(s: ScimClient): Record<string, unknown> {
+  return s.user(undefined, {
+    schemas: [URN.user, URN.enterprise],
+    [URN.enterprise]: { employeeNumber: s.name("emp"), department: "Provisioning" },
+  });
+}
+
+/** Whether the User resource type lists the enterprise extension (RFC 7643 §6 schemaExtensions). */
+async function offersEnterprise(s: ScimClient): Promise<boolean> {
+  const res = await s.call("GET", "/ResourceTypes", { label: "ResourceTypes (enterprise extension?)" });
+  const user = (resources(res) ?? []).find((r) => r.name === "User");
+  const ext = Array.isArray(user?.schemaExtensions) ? (user.schemaExtensions as { schema?: unknown }[]) : [];
+  return res.status === 200 && ext.some((e) => e.schema === URN.enterprise);
+}
+
 /** A user a PATCH step works on: its path, the attributes its create payload set, and its last read. */
 interface Patched {
   readonly path: string;
@@ -48,8 +64,14 @@ interface Patched {
  * unchanged (how the server stores a created user is SCIM-USER-CREATE's and
  * SCIM-USER-REQUIRED-ATTRS's to judge). Skips the check when either step fails.
  */
-async function startUser(s: ScimClient, made: string[]): Promise<Patched> {
-  const payload = s.user();
+async function startUser(s: ScimClient, made: string[], enterprise = false): Promise<Patched> {
+  const base = enterprise ? enterpriseUser(s) : s.user();
+  // Two emails, so that a PATCH path selecting one by its type is seen to leave the other.
+  const emails = base.emails as Record<string, unknown>[];
+  const payload: Record<string, unknown> = {
+    ...base,
+    emails: [...emails, { value: `home-${String(emails[0]?.value)}`, type: "home", primary: false }],
+  };
   const { res, id } = await s.createUser(payload);
   if (id === undefined)
     return s.c.skip(`creating the user answered ${res.status}: see SCIM-USER-CREATE`, "dependency");
@@ -84,6 +106,38 @@ function canonical(v: unknown, attr = ""): string {
   return v === undefined ? "absent" : JSON.stringify(v);
 }
 
+/**
+ * Where a read departs from what was sent: every member `sent` gives must read back with the
+ * same value (multi-valued: each sent value among the values read; a server may add members
+ * of its own, RFC 7643 §2.2). userName and email values compare without case (RFC 7643
+ * §4.1.1, §4.1.2). Bounded like `canonical`.
+ */
+function missing(sent: unknown, read: unknown, at: string): string[] {
+  const noCase = at === "userName" || /^emails(\[\d+\])?\.value$/.test(at);
+  if (typeof sent === "string" && typeof read === "string" && noCase)
+    return sent.toLowerCase() === read.toLowerCase() ? [] : [`${at}: ${quote(read)}, sent ${quote(sent)}`];
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(read)) return [`${at}: ${quote(read ?? null)}, sent ${quote(sent)}`];
+    return sent.flatMap((v, i) =>
+      read.some((r) => missing(v, r, `${at}[${i}]`).length === 0)
+        ? []
+        : [`${at}: no value like ${quote(v)} among ${quote(read)}`],
+    );
+  }
+  if (sent !== null && typeof sent === "object") {
+    if (read === null || typeof read !== "object" || Array.isArray(read))
+      return [`${at}: ${quote(read ?? null)}, sent ${quote(sent)}`];
+    const r = read as Record<string, unknown>;
+    return Object.entries(sent as Record<string, unknown>).flatMap(([k, v]) =>
+      missing(v, r[k], at === "" ? k : `${at}.${k}`),
+    );
+  }
+  return sent === read ? [] : [`${at}: ${quote(read ?? null)}, sent ${quote(sent)}`];
+}
+
+const withoutSchemas = (p: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(p).filter(([k]) => k !== "schemas"));
+
 /** The attributes among `attrs` that differ between two reads, as "attr: before → after". */
 function changes(before: HttpResponse, after: HttpResponse, attrs: readonly string[]): string[] {
   const b = body(before) as Record<string, unknown>;
@@ -114,24 +168,118 @@ async function patchStep(
   value: string | boolean,
   label: string,
 ): Promise<Step> {
-  const p = await s.call("PATCH", u.path, { body: patch([{ op: "replace", path: attr, value }]), label });
+  return replaceStep(s, u, { path: attr, top: attr, value, expect: () => value }, label);
+}
+
+/**
+ * A replace of `path` (an attribute, a sub-attribute or a value-filtered one, RFC 7644
+ * §3.5.2.3): the attribute `top` must read back as `expect` makes of its value before, and
+ * every other attribute as before.
+ */
+interface Replace {
+  readonly path: string;
+  readonly top: string;
+  readonly value: unknown;
+  readonly expect: (before: unknown) => unknown;
+}
+
+async function replaceStep(s: ScimClient, u: Patched, r: Replace, label: string): Promise<Step> {
+  const was = (body(u.before) as Record<string, unknown>)[r.top];
+  const want = r.expect(was);
+  const p = await s.call("PATCH", u.path, {
+    body: patch([{ op: "replace", path: r.path, value: r.value }]),
+    label,
+  });
   const read = await s.call("GET", u.path, { label: `read after ${label}` });
-  const got = (body(read) as Record<string, unknown>)[attr];
-  const changed = (p.status === 200 || p.status === 204) && read.status === 200 && got === value;
-  const others = u.attrs.filter((k) => k !== attr);
+  // A read that did not show the attribute before (SCIM-USER-GET's finding) cannot show the
+  // change either: then the resource the PATCH answered with (RFC 7644 §3.5.2: 200 and the
+  // resource) shows it.
+  const unseen = was === undefined && u.attrs.includes(r.top) && p.status === 200;
+  const got = (body(unseen ? p : read) as Record<string, unknown>)[r.top];
+  const changed =
+    (p.status === 200 || p.status === 204) &&
+    read.status === 200 &&
+    canonical(got, r.top) === canonical(want, r.top);
+  const others = u.attrs.filter((k) => k !== r.top);
   const lost = read.status === 200 ? changes(u.before, read, others) : [];
   const refused = p.status >= 400 ? ` ${p.text.slice(0, 200)}` : "";
-  const actual = `${p.status}${refused}, then ${read.status} with ${attr} ${quote(got)}`;
+  const actual = `${p.status}${refused}, then ${read.status} with ${r.top} ${quote(got ?? null)}`;
   return {
     ok: changed && lost.length === 0,
     changed,
     read,
     details: {
-      expected: `200 (or 204), then ${attr} ${JSON.stringify(value)} and ${others.join(", ")} as before`,
+      expected: `200 (or 204), then ${r.top} ${quote(want ?? null)} and ${others.join(", ")} as before`,
       actual: lost.length > 0 ? `${actual}; also changed: ${lost.join("; ")}` : actual,
       res: p.status >= 400 ? p : read,
     },
   };
+}
+
+/**
+ * The replaces an Identity Service sends to keep a user in step (RFC 7644 §3.5.2.3): each
+ * attribute the user was created with, a name part, and the work email's value by a value
+ * filter. `tag` keeps a new userName within the run's resources.
+ */
+function syncReplaces(tag: string, enterprise: boolean): readonly Replace[] {
+  const obj = (v: unknown): Record<string, unknown> =>
+    v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
+  const email = `${tag}moved@example.test`;
+  return [
+    { path: "externalId", top: "externalId", value: `${tag}ext`, expect: () => `${tag}ext` },
+    { path: "userName", top: "userName", value: `${tag}renamed`, expect: () => `${tag}renamed` },
+    {
+      // A complex attribute replaced by some of its sub-attributes: the others stay (RFC 7644 §3.5.2.3).
+      path: "name",
+      value: { familyName: `Lovelace-${tag}` },
+      expect: (n) => ({ ...obj(n), familyName: `Lovelace-${tag}` }),
+      top: "name",
+    },
+    {
+      path: "name.givenName",
+      top: "name",
+      value: "Grace",
+      expect: (n) => ({ ...obj(n), givenName: "Grace" }),
+    },
+    {
+      path: 'emails[type eq "work"].value',
+      top: "emails",
+      value: email,
+      expect: (es) =>
+        (Array.isArray(es) ? es : []).map((e) => (obj(e).type === "work" ? { ...obj(e), value: email } : e)),
+    },
+    {
+      // RFC 7644 §3.5.2: setting one value's primary to true sets it false on the others.
+      path: 'emails[type eq "home"].primary',
+      top: "emails",
+      value: true,
+      expect: (es) =>
+        (Array.isArray(es) ? es : []).map((e) =>
+          obj(e).type === "home"
+            ? { ...obj(e), primary: true }
+            : obj(e).primary === true
+              ? { ...obj(e), primary: false }
+              : e,
+        ),
+    },
+    ...(enterprise
+      ? [
+          {
+            path: `${URN.enterprise}:department`,
+            top: URN.enterprise,
+            value: "Audit",
+            expect: (x: unknown) => ({ ...obj(x), department: "Audit" }),
+          },
+          {
+            // A replace of an attribute not yet set adds it (RFC 7644 §3.5.2.3).
+            path: `${URN.enterprise}:costCenter`,
+            top: URN.enterprise,
+            value: "CC-7",
+            expect: (x: unknown) => ({ ...obj(x), costCenter: "CC-7" }),
+          },
+        ]
+      : []),
+  ];
 }
 
 /** specs/002 area C Endpoints and States (SCIM users), with the public SCIM base rules. */
@@ -139,12 +287,14 @@ export const userChecks = [
   defineCheck<ScimProfile>({
     id: "scim.user-create-read",
     title:
-      "POST /Users answers 201 with id, meta and Location, keeps externalId and the primary email; GET /Users/{id} reads it",
+      "POST /Users answers 201 with id, meta and Location, keeps externalId and the primary email; GET /Users/{id} reads every attribute it was created with",
     requirements: ["SCIM-USER-CREATE", "SCIM-USER-REQUIRED-ATTRS", "SCIM-USER-GET"],
     async run(c) {
       const s = new ScimClient(c);
-      const payload = s.user();
+      const enterprise = await offersEnterprise(s);
+      const payload = enterprise ? enterpriseUser(s) : s.user();
       const { res, id } = await s.createUser(payload);
+      const made: (string | undefined)[] = [id];
       try {
         c.require("SCIM-USER-CREATE", res.status === 201 && id !== undefined, {
           expected: "201 with a string id",
@@ -161,19 +311,25 @@ export const userChecks = [
           expected: "a Location header (RFC 7644 §3.3)",
           actual: "(absent)",
         });
-        const got = await s.call("GET", `/Users/${encodeURIComponent(id ?? "")}`, { label: "read the user" });
-        const g = body(got);
+        // RFC 7644 §3.3: the Location header and meta.location both give the new resource's URI.
+        const path = `/Users/${encodeURIComponent(id ?? "")}`;
         c.check(
-          "SCIM-USER-GET",
-          got.status === 200 &&
-            g.id === id &&
-            String(g.userName).toLowerCase() === String(payload.userName).toLowerCase(),
+          "SCIM-USER-CREATE",
+          meta?.location === location && String(location).endsWith(path) && meta?.resourceType === "User",
           {
-            expected: `200 with id ${id} and userName ${String(payload.userName)}`,
-            actual: `${got.status} id ${quote(g.id)} userName ${quote(g.userName)}`,
-            res: got,
+            expected: `meta.location equal to the Location header, ending in ${path}, and meta.resourceType User`,
+            actual: `Location ${quote(location ?? null)}, meta.location ${quote(meta?.location ?? null)}, meta.resourceType ${quote(meta?.resourceType ?? null)}`,
           },
         );
+        const got = await s.call("GET", path, { label: "read the user" });
+        const g = body(got);
+        // Every attribute the user was created with reads back (RFC 7644 §3.3, §3.4.1).
+        const lost = got.status === 200 ? missing(withoutSchemas(payload), g, "") : [];
+        c.check("SCIM-USER-GET", got.status === 200 && g.id === id && lost.length === 0, {
+          expected: `200 with id ${id} and every attribute the user was created with`,
+          actual: `${got.status} id ${quote(g.id)}${lost.length > 0 ? `; ${lost.slice(0, 4).join("; ")}` : ""}`,
+          res: got,
+        });
         const email = (payload.emails as { value: string }[])[0]?.value ?? "";
         const emails = Array.isArray(g.emails) ? (g.emails as { value?: unknown; primary?: unknown }[]) : [];
         c.check(
@@ -186,8 +342,49 @@ export const userChecks = [
             res: got,
           },
         );
+        // A user with only what the profile requires (no name, displayName, active, email type
+        // or primary: RFC 7643 §4.1 makes them optional) is created and read back too.
+        const minName = s.name("min");
+        const minimal = {
+          schemas: [URN.user],
+          userName: minName,
+          externalId: `ext-${minName}`,
+          emails: [{ value: `${minName}@example.test` }],
+        };
+        const min = await s.createUser(minimal);
+        made.push(min.id);
+        c.check("SCIM-USER-CREATE", min.id !== undefined, {
+          expected: "201 with a string id for a user without the optional attributes",
+          actual: `${min.res.status} ${min.res.text.slice(0, 200)}`,
+          res: min.res,
+        });
+        if (min.id !== undefined) {
+          const back = await s.call("GET", `/Users/${encodeURIComponent(min.id)}`, {
+            label: "read the minimal user",
+          });
+          const b = body(back) as Record<string, unknown>;
+          const gone = back.status === 200 ? missing(withoutSchemas(minimal), b, "") : [];
+          const schemas = Array.isArray(b.schemas) ? (b.schemas as unknown[]) : [];
+          c.check("SCIM-USER-GET", back.status === 200 && schemas.includes(URN.user) && gone.length === 0, {
+            expected: `200 with schemas naming ${URN.user} and every attribute the user was created with`,
+            actual: `${back.status} schemas ${quote(b.schemas ?? null)}${gone.length > 0 ? `; ${gone.slice(0, 4).join("; ")}` : ""}`,
+            res: back,
+          });
+        }
+        // The enterprise extension, when the User resource type offers it (RFC 7643 §4.3, §6).
+        if (enterprise) {
+          const ext = (g as Record<string, unknown>)[URN.enterprise];
+          const schemas = Array.isArray((g as Record<string, unknown>).schemas)
+            ? ((g as Record<string, unknown>).schemas as unknown[])
+            : [];
+          c.check("SCIM-USER-REQUIRED-ATTRS", schemas.includes(URN.enterprise) && ext !== undefined, {
+            expected: `schemas naming ${URN.enterprise}, and its attributes`,
+            actual: `schemas ${quote(schemas)}, extension ${quote(ext ?? null)}`,
+            res: got,
+          });
+        }
       } finally {
-        await s.remove("Users", id);
+        for (const m of made.reverse()) await s.remove("Users", m);
       }
     },
   }),
@@ -201,7 +398,20 @@ export const userChecks = [
       const { res, id } = await s.createUser(payload);
       if (id === undefined)
         return c.skip(`creating the user answered ${res.status}: see SCIM-USER-CREATE`, "dependency");
+      // A neighbour whose userName and externalId start with the user's and whose email ends
+      // with the user's: a filter that matches too much (a prefix, a substring) finds both.
+      const userName = String(payload.userName);
+      const decoy = await s.createUser(
+        s.user(`${userName}0`, {
+          emails: [{ value: `x${userName}@example.test`, type: "work", primary: true }],
+        }),
+      );
       try {
+        if (decoy.id === undefined)
+          return c.skip(
+            `creating a second user answered ${decoy.res.status}: see SCIM-USER-CREATE`,
+            "dependency",
+          );
         const finds = async (reqId: string, filter: string): Promise<void> => {
           const r = await s.call("GET", q(filter), { label: `filter ${filter}` });
           const list = resources(r);
@@ -211,7 +421,6 @@ export const userChecks = [
             res: r,
           });
         };
-        const userName = String(payload.userName);
         await finds("SCIM-USER-FILTER-USERNAME", `userName eq "${userName.toUpperCase()}"`);
         await finds("SCIM-USER-FILTER-USERNAME", `userName eq "${userName.toLowerCase()}"`);
         await finds("SCIM-USER-FILTER-EXTERNALID", `externalId eq "${String(payload.externalId)}"`);
@@ -220,6 +429,7 @@ export const userChecks = [
           `emails[value eq "${(payload.emails as { value: string }[])[0]?.value}"]`,
         );
       } finally {
+        await s.remove("Users", decoy.id);
         await s.remove("Users", id);
       }
     },
@@ -300,11 +510,19 @@ export const userChecks = [
       const made: string[] = [];
       try {
         // Two users: a PATCH that damaged the first must not hide what deactivation does.
-        const renamed = await startUser(s, made);
-        const user = await startUser(s, made);
+        const enterprise = await offersEnterprise(s);
+        const renamed = await startUser(s, made, enterprise);
+        const user = await startUser(s, made, enterprise);
         const name = `Renamed ${s.name("x")}`;
         const p = await patchStep(s, renamed, "displayName", name, "replace displayName");
         c.check("SCIM-USER-PATCH", p.ok, p.details);
+        // Every other attribute the user carries, each judged against the read before it.
+        let last = p.read;
+        for (const r of syncReplaces(s.name("p"), enterprise)) {
+          const step = await replaceStep(s, { ...renamed, before: last }, r, `replace ${r.path}`);
+          c.check("SCIM-USER-PATCH", step.ok, step.details);
+          if (step.read.status === 200) last = step.read;
+        }
         const off = await patchStep(s, user, "active", false, "deactivate");
         // Reactivation needs a deactivated user, so only the active flag stops the check.
         if (off.changed) c.check("SCIM-USER-DEACTIVATE", off.ok, off.details);

