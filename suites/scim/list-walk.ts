@@ -136,7 +136,9 @@ export async function walk(s: ScimClient, o: WalkOptions): Promise<Walk> {
     total = body.totalResults;
     if (list.length > o.count)
       return { ids, problem: `page ${page} holds ${list.length} resources for count=${o.count}` };
-    if (typeof body.itemsPerPage === "number" && body.itemsPerPage !== list.length)
+    // An index page's itemsPerPage is the ListResponse rule's (the page judge above); a cursor
+    // page is judged by no page judge, so the walk holds it to its own count.
+    if (cursor !== undefined && typeof body.itemsPerPage === "number" && body.itemsPerPage !== list.length)
       return { ids, problem: `page ${page}: itemsPerPage ${body.itemsPerPage} but ${list.length} resources` };
     ids.push(...list.map((r) => String(r.id)));
     if (cursor !== undefined) {

@@ -36,6 +36,10 @@ export const LEAKS: readonly [string, RegExp][] = [
     /\b(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b|SQLSTATE|syntax error at or near|ORA-\d{5}|SQLITE_/i,
   ],
   [
+    "a runtime error message",
+    /\b(TypeError|ReferenceError|NullPointerException|KeyError|AttributeError|NoMethodError)\b|Cannot read propert(y|ies) of (undefined|null)|Object reference not set to an instance of an object|undefined method `\w+' for nil/,
+  ],
+  [
     "a framework banner",
     /\b(Express|Werkzeug|Django|Spring(Framework)?|Hibernate|Microsoft\.AspNetCore|Laravel|Rails|Tomcat|Jetty|Kestrel|Node\.js v\d)\b/,
   ],

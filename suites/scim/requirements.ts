@@ -298,8 +298,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-ERROR-SYNTAX",
     level: "MUST",
-    source: `${PUB}: scimType invalidSyntax`,
-    text: "a body that is not JSON answers 400 with scimType invalidSyntax",
+    source: `${PUB}: scimType invalidSyntax; RFC 7644 §3.12 (scimType OPTIONAL; Table 9: invalidSyntax, 400)`,
+    text: "a body that is not JSON answers 400; a scimType, when the error gives one, is invalidSyntax",
   },
   {
     id: "SCIM-ERROR-NOT-FOUND",
@@ -311,6 +311,6 @@ export const catalog = defineCatalog("scim", [
     id: "SCIM-ERROR-NO-LEAK",
     level: "MUST",
     source: `${C} Errors ("MUST NOT leak internal details")`,
-    text: "no error body holds a stack trace, SQL, a file path or a framework banner",
+    text: "no error body holds a stack trace, a runtime error message, SQL, a file path or a framework banner",
   },
 ]);

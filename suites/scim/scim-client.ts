@@ -201,6 +201,20 @@ export class ScimClient {
 }
 
 /** Retry-After as seconds (delta-seconds or an HTTP-date), or undefined. */
+/**
+ * A URI a SCIM response gives (`meta.location`, `Location`) as an absolute URL: RFC 7643 §2.3.7
+ * allows a relative reference, resolved against the URL of the response it came in (RFC 3986 §5).
+ * Undefined for anything else.
+ */
+export function absoluteUri(value: unknown, from: string): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  try {
+    return new URL(value, from).href;
+  } catch {
+    return undefined;
+  }
+}
+
 export function retryAfterSeconds(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   if (/^\d+$/.test(v.trim())) return Number(v.trim());

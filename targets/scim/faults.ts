@@ -37,6 +37,12 @@ export const faults = [
     skips: ["SCIM-RATE-LIMIT-RECOVERS"],
   },
   {
+    id: "filter-error-runtime-message",
+    description:
+      "an invalid filter's error detail is the parser's own runtime error (a TypeError message), still 400 invalidFilter",
+    breaks: ["SCIM-ERROR-NO-LEAK"],
+  },
+  {
     id: "error-stack-trace",
     description: "every SCIM error detail carries a Node-style stack trace with file paths",
     breaks: ["SCIM-ERROR-NO-LEAK"],

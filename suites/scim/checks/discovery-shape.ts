@@ -6,6 +6,19 @@ const MUTABILITY = ["readOnly", "readWrite", "immutable", "writeOnly"];
 const RETURNED = ["always", "never", "default", "request"];
 const UNIQUENESS = ["none", "server", "global"];
 
+/**
+ * RFC 7643 §2.2: the characteristics an attribute definition has when it leaves them out (its
+ * own §8.7.1 schemas leave caseExact and uniqueness out of booleans and complex attributes).
+ */
+const DEFAULTS: Readonly<Record<string, unknown>> = {
+  type: "string",
+  required: false,
+  caseExact: false,
+  mutability: "readWrite",
+  returned: "default",
+  uniqueness: "none",
+};
+
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
@@ -13,7 +26,8 @@ const obj = (v: unknown): Obj | undefined =>
 /**
  * What is wrong with one attribute definition (RFC 7643 §7: name, type, multiValued,
  * required, caseExact, mutability, returned, uniqueness; subAttributes for a complex
- * type, referenceTypes for a reference), its sub-attributes included. Empty when none.
+ * type, referenceTypes for a reference), its sub-attributes included. Empty when none. A
+ * characteristic left out takes its RFC 7643 §2.2 default; one given must be of its kind.
  */
 export function attributeFaults(a: unknown, where: string): string[] {
   const d = obj(a);
@@ -22,15 +36,16 @@ export function attributeFaults(a: unknown, where: string): string[] {
   const out: string[] = [];
   const bad = (what: string): number => out.push(`${at}: ${what}`);
   if (typeof d.name !== "string" || d.name.length === 0) bad(`name ${quote(d.name ?? null)}`);
-  if (!TYPES.includes(String(d.type))) bad(`type ${quote(d.type ?? null)}`);
-  for (const k of ["multiValued", "required", "caseExact"])
-    if (typeof d[k] !== "boolean") bad(`${k} ${quote(d[k] ?? null)} is not a boolean`);
+  if (d.type !== undefined && !TYPES.includes(String(d.type))) bad(`type ${quote(d.type)}`);
+  if (typeof d.multiValued !== "boolean") bad(`multiValued ${quote(d.multiValued ?? null)} is not a boolean`);
+  for (const k of ["required", "caseExact"])
+    if (d[k] !== undefined && typeof d[k] !== "boolean") bad(`${k} ${quote(d[k])} is not a boolean`);
   for (const [k, allowed] of [
     ["mutability", MUTABILITY],
     ["returned", RETURNED],
     ["uniqueness", UNIQUENESS],
   ] as const)
-    if (!allowed.includes(String(d[k]))) bad(`${k} ${quote(d[k] ?? null)}`);
+    if (d[k] !== undefined && !allowed.includes(String(d[k]))) bad(`${k} ${quote(d[k])}`);
   if (d.type === "complex") {
     if (!Array.isArray(d.subAttributes) || d.subAttributes.length === 0) bad("complex without subAttributes");
     else for (const s of d.subAttributes as unknown[]) out.push(...attributeFaults(s, at));
@@ -96,7 +111,8 @@ export const PROFILE_ATTRS: Readonly<Record<"user" | "group", readonly Expected[
     { path: "active", type: "boolean", multiValued: false, required: false },
   ],
   group: [
-    { path: "displayName", type: "string", multiValued: false, required: true },
+    // RFC 7643 §4.2 calls displayName REQUIRED, its §8.7.1 schema says required false: not judged.
+    { path: "displayName", type: "string", multiValued: false },
     { path: "externalId", type: "string", multiValued: false, caseExact: true, optional: true },
     { path: "members", type: "complex", multiValued: true, required: false },
     { path: "members.value", type: "string", multiValued: false },
@@ -116,7 +132,7 @@ export function profileAttrFaults(schema: unknown, expected: readonly Expected[]
       continue;
     }
     const diff = (["type", "multiValued", "caseExact", "required", "uniqueness"] as const)
-      .filter((k) => e[k] !== undefined && a[k] !== e[k])
+      .filter((k) => e[k] !== undefined && (a[k] ?? DEFAULTS[k]) !== e[k])
       .map((k) => `${k} ${quote(a[k] ?? null)} (RFC 7643: ${String(e[k])})`);
     if (diff.length > 0) out.push(`${e.path}: ${diff.join(", ")}`);
   }

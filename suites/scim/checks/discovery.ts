@@ -2,7 +2,7 @@ import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { ScimProfile } from "../profile.js";
 import type { HttpResponse } from "../../../src/http/client.js";
-import { resources, ScimClient, URN } from "../scim-client.js";
+import { absoluteUri, resources, ScimClient, URN } from "../scim-client.js";
 import { attributeFaults, PROFILE_ATTRS, profileAttrFaults } from "./discovery-shape.js";
 
 type Obj = Record<string, unknown>;
@@ -92,7 +92,7 @@ export const discoveryChecks = [
         spc.meta !== undefined &&
         !(
           meta?.resourceType === "ServiceProviderConfig" &&
-          meta.location === `${s.base}/ServiceProviderConfig`
+          absoluteUri(meta.location, `${s.base}/ServiceProviderConfig`) === `${s.base}/ServiceProviderConfig`
         )
       )
         missing.push(`meta ${quote(spc.meta)}`);
@@ -155,7 +155,7 @@ export const discoveryChecks = [
       await c.each("SCIM-RT-USERS-GROUPS", list, "resource types", async (r) => {
         if (r.meta === undefined) return undefined;
         const meta = isObj(r.meta) ? r.meta : {};
-        const loc = typeof meta.location === "string" ? meta.location : "";
+        const loc = absoluteUri(meta.location, `${s.base}/ResourceTypes`) ?? "";
         const own = meta.resourceType === "ResourceType" && loc.startsWith(`${s.base}/ResourceTypes/`);
         const one = own ? await s.call("GET", loc, { label: `resource type ${String(r.name)}` }) : undefined;
         const back = one?.status === 200 && isObj(one.json) ? one.json : {};
@@ -196,7 +196,7 @@ export const discoveryChecks = [
           !(
             isObj(meta) &&
             meta.resourceType === "Schema" &&
-            String(meta.location).endsWith(`/Schemas/${String(d.id)}`)
+            (absoluteUri(meta.location, `${s.base}/Schemas`) ?? "").endsWith(`/Schemas/${String(d.id)}`)
           )
         )
           bad.push(`meta ${quote(meta)}`);

@@ -69,7 +69,9 @@ export const paginationChecks = [
             actual: `${ref.ids.length} listed`,
           },
         );
-        let last: string | undefined;
+        // Why each (count, startIndex) failed: shrinking runs later walks, so the reason shown is
+        // the one of the counterexample it ends with, not of the last walk tried.
+        const why = new Map<string, string>();
         const property = fc.asyncProperty(
           fc.integer({ min: 1, max: n + 1 }),
           fc.integer({ min: 1, max: Math.min(3, n) }),
@@ -77,12 +79,13 @@ export const paginationChecks = [
             const w = await walkUsers(s, filter, { count, startIndex, expectTotal: n, maxPages: n + 3, log });
             const want = ref.ids.slice(startIndex - 1);
             const same = w.ids.length === want.length && w.ids.every((id, i) => id === want[i]);
-            last =
+            const problem =
               w.problem ??
               (same
                 ? undefined
                 : `listed ${describeIds(w.ids, ref.ids)} instead of ${describeIds(want, ref.ids)} (users numbered in the one-page order)`);
-            return last === undefined;
+            if (problem !== undefined) why.set(`${count},${startIndex}`, problem);
+            return problem === undefined;
           },
         );
         const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.pagination.runs });
@@ -90,7 +93,7 @@ export const paginationChecks = [
         c.check("SCIM-LIST-PAGINATION", !out.failed, {
           expected: "every walk lists each user once, in the same order, never more than count per page",
           actual: out.failed
-            ? `count=${out.counterexample?.[0]}, startIndex=${out.counterexample?.[1]}: ${last ?? "the walk failed"} (seed ${c.seed}, replay with --seed ${c.seed})`
+            ? `count=${out.counterexample?.[0]}, startIndex=${out.counterexample?.[1]}: ${why.get(`${out.counterexample?.[0]},${out.counterexample?.[1]}`) ?? "the walk failed"} (seed ${c.seed}, replay with --seed ${c.seed})`
             : "",
         });
         await c.each("SCIM-LIST-RESPONSE", log.pages, "pages", (p) => p.violation);

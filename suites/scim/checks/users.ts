@@ -2,7 +2,7 @@ import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
-import { resources, ScimClient, scimError, URN } from "../scim-client.js";
+import { absoluteUri, resources, ScimClient, scimError, URN } from "../scim-client.js";
 
 type User = {
   id?: unknown;
@@ -313,9 +313,15 @@ export const userChecks = [
         });
         // RFC 7644 §3.3: the Location header and meta.location both give the new resource's URI.
         const path = `/Users/${encodeURIComponent(id ?? "")}`;
+        // Either may be a relative reference (RFC 7643 §2.3.7; RFC 9110 §10.2.2): compared resolved.
+        const metaUri = absoluteUri(meta?.location, `${s.base}/Users`);
+        const headerUri = absoluteUri(location, `${s.base}/Users`);
         c.check(
           "SCIM-USER-CREATE",
-          meta?.location === location && String(location).endsWith(path) && meta?.resourceType === "User",
+          metaUri !== undefined &&
+            metaUri === headerUri &&
+            metaUri.endsWith(path) &&
+            meta?.resourceType === "User",
           {
             expected: `meta.location equal to the Location header, ending in ${path}, and meta.resourceType User`,
             actual: `Location ${quote(location ?? null)}, meta.location ${quote(meta?.location ?? null)}, meta.resourceType ${quote(meta?.resourceType ?? null)}`,

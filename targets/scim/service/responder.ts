@@ -14,6 +14,9 @@ const FAKE_STACK =
 const DUPLICATE_KEY =
   'ERROR: duplicate key value violates unique constraint "users_user_name_key" (SQLSTATE 23505)';
 
+/** A filter parser's own runtime error, passed on by the `filter-error-runtime-message` fault. */
+const RUNTIME_ERROR = "TypeError: Cannot read properties of undefined (reading 'toLowerCase')";
+
 /** Writes SCIM responses: the media type and the error format, in one place. */
 export interface Responder {
   /** A SCIM JSON body (RFC 7644 §3.1: application/scim+json). */
@@ -37,7 +40,9 @@ export function createResponder(faults: FaultSet): Responder {
         ? `${err.detail}${FAKE_STACK.replace("{detail}", err.detail)}`
         : faults.has("conflict-leaks-sql") && err.scimType === "uniqueness"
           ? `${err.detail}: ${DUPLICATE_KEY}`
-          : err.detail;
+          : faults.has("filter-error-runtime-message") && err.scimType === "invalidFilter"
+            ? RUNTIME_ERROR
+            : err.detail;
       const body = {
         schemas: [ERROR_URN],
         status: faults.has("status-number") ? err.status : String(err.status),
