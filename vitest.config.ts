@@ -10,8 +10,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // e2e tests spawn the CLI, which starts its own vitest: two files at a time suit 2 cores.
     maxWorkers: 2,
-    // Concurrent tests of one file (the credential issuance fault matrix's faulted runs).
-    maxConcurrency: 3,
     sequence: { seed: 1 },
     reporters: process.env.CI ? ["default"] : ["default"],
   },

@@ -439,13 +439,8 @@ export const faults = [
     description:
       "identity_jwt_vc.proof_types_supported.jwt.key_attestations_required is {key_storage: []} (metadata only; the endpoint requires no attestations)",
     breaks: ["VCI-META-PROOF-TYPES"],
-    skips: [
-      "VCI-CRED-BOUND-TO-PROOF",
-      "VCI-CRED-FORMAT",
-      "VCI-CRED-ISSUE",
-      "VCI-CRED-RESPONSE-SHAPE",
-      "VCI-CRED-SIGNATURE",
-    ],
+    // Format, binding and signature are still judged on the batch and deferred deliveries.
+    skips: ["VCI-CRED-ISSUE", "VCI-CRED-RESPONSE-SHAPE"],
   },
   {
     id: "display-logo-no-uri",

@@ -76,6 +76,8 @@ suites:
         "SCIM-AUTH-ASSERTION-SIG",
         "SCIM-AUTH-ASSERTION-EXP",
         "SCIM-AUTH-ASSERTION-REPLAY",
+        "SCIM-AUTH-ASSERTION-ISS",
+        "SCIM-AUTH-ASSERTION-REQUIRED",
         "SCIM-AUTH-AS-METADATA",
       ];
       const skipped = Object.keys(v)

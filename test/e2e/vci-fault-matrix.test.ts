@@ -10,7 +10,4 @@ describeFaultMatrix({
   faults,
   minRequirements: 80,
   sweeps: false,
-  // A faulted run spends most of its time in Chromium and in the deferral interval; no VCI
-  // verdict depends on a request rate, so runs overlap.
-  concurrent: true,
 });

@@ -79,11 +79,6 @@ export function describeFaultMatrix(o: {
   faults: readonly FaultDef[];
   minRequirements: number;
   sweeps: boolean;
-  /**
-   * Faulted runs may overlap (up to the config's maxConcurrency): for a suite whose runs mostly
-   * wait (a browser, a deferral interval) and whose verdicts depend on no request rate.
-   */
-  concurrent?: boolean;
 }): void {
   let clean: Promise<VerdictVector> | undefined;
   const cleanRun = (): Promise<VerdictVector> =>
@@ -113,7 +108,7 @@ export function describeFaultMatrix(o: {
             ? `and skips ${fault.skips.join(", ")}`
             : "",
       ];
-      (o.concurrent ? it.concurrent : it)(`fault ${fault.id} ${what.join(" ").trim()}`, async () => {
+      it(`fault ${fault.id} ${what.join(" ").trim()}`, async () => {
         const run = await runSuiteInProcess({ suite: o.suite, faults: [fault.id] });
         const differences = unexplained(await cleanRun(), verdictVector(run.results), fault);
         expect(differences, explain(run.results)).toEqual([]);
