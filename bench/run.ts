@@ -17,6 +17,7 @@ import { startFixtureTarget } from "../test/fixture/target.js";
 import { loadTarget, locateTargets } from "../src/engine/discovery.js";
 import { randomBytes } from "node:crypto";
 import { runWithPeak, startPaddingProxy } from "./hostile.js";
+import { mutableSuites } from "../test/mutation/stryker-options.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const rows: [string, string, string, boolean][] = [];
@@ -340,7 +341,7 @@ for (const fault of ["mint-huge-token", "mint-many-secrets", "hello-deep-json"])
 // Mutation testing runs too long for a bench round: the last full `npm run mutation` of each
 // suite is shown (issue 10: scim under 60 minutes; every suite at least 85 %).
 const unmeasured: string[] = [];
-for (const suite of ["scim", "commands", "vci"]) {
+for (const suite of mutableSuites()) {
   const file = join(ROOT, "reports", "mutation", suite, "summary.json");
   const s = existsSync(file)
     ? (JSON.parse(readFileSync(file, "utf8")) as { files: unknown; score: number; minutes: number })
