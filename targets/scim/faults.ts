@@ -55,7 +55,7 @@ export const faults = [
   {
     id: "excluded-attributes-ignored",
     description: "excludedAttributes is ignored on groups: members are always returned",
-    breaks: ["SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
+    breaks: ["SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER", "SCIM-GROUP-EXCLUDED-ATTRIBUTES"],
   },
   {
     id: "delete-soft-revive",
@@ -126,7 +126,7 @@ export const faults = [
     id: "email-filter-unsupported",
     description: "filters emails[value eq ...] and emails.value eq ... answer 400 invalidFilter",
     breaks: ["SCIM-USER-FILTER-EMAIL"],
-    skips: ["SCIM-LIST-CURSOR", "SCIM-LIST-PAGINATION", "SCIM-LIST-RESPONSE"],
+    skips: ["SCIM-LIST-PAGINATION", "SCIM-LIST-RESPONSE"],
   },
   {
     id: "member-remove-ignored",
@@ -185,7 +185,8 @@ export const faults = [
     id: "token-type-missing",
     description: "the token response carries no token_type (the token itself works)",
     breaks: ["SCIM-AUTH-JWT-CLIENT"],
-    skips: ["SCIM-AUTH-SCOPE-ONLY", "SCIM-AUTH-TOKEN-EXPIRES"],
+    // SCIM-AUTH-SCOPE-ONLY stays decided: scim.auth-scope-unknown judges it without token_type.
+    skips: ["SCIM-AUTH-TOKEN-EXPIRES"],
   },
   {
     id: "token-no-expiry",
@@ -261,7 +262,7 @@ export const faults = [
   {
     id: "groups-list-ignores-count",
     description: "GET /Groups ignores count: every page holds up to the default page size (50)",
-    breaks: ["SCIM-GROUP-LIST"],
+    breaks: ["SCIM-GROUP-LIST", "SCIM-LIST-CURSOR"],
   },
   {
     id: "member-add-ignored",
@@ -277,7 +278,7 @@ export const faults = [
   {
     id: "group-not-found-200",
     description: "GET /Groups/{id} of an unknown id answers 200 with an empty ListResponse instead of 404",
-    breaks: ["SCIM-ERROR-NOT-FOUND"],
+    breaks: ["SCIM-ERROR-NOT-FOUND", "SCIM-GROUP-DELETE"],
   },
   {
     id: "member-add-replaces",
@@ -335,6 +336,44 @@ export const faults = [
     id: "no-bearer-challenge",
     description: "401 answers of the SCIM endpoints carry no WWW-Authenticate challenge",
     breaks: ["SCIM-AUTH-NO-TOKEN", "SCIM-AUTH-BAD-TOKEN"],
+  },
+  {
+    id: "token-request-unchecked",
+    description:
+      "the token endpoint serves a valid client assertion whatever the grant_type, and a request that repeats a parameter (the first value wins)",
+    breaks: ["SCIM-AUTH-TOKEN-REQUEST"],
+  },
+  {
+    id: "patch-invalid-ignored",
+    description:
+      "a user PATCH the service provider cannot read or apply is answered 200 with the user unchanged, instead of 400",
+    breaks: ["SCIM-USER-PATCH-INVALID"],
+  },
+  {
+    id: "null-attribute-refused",
+    description: "POST /Users refuses a null attribute or sub-attribute value with 400 invalidValue",
+    breaks: ["SCIM-USER-NULL-UNASSIGNED"],
+  },
+  {
+    id: "empty-username-accepted",
+    description: "POST /Users creates a user whose userName is an empty string",
+    breaks: ["SCIM-USER-INVALID-VALUE"],
+  },
+  {
+    id: "group-delete-keeps",
+    description: "DELETE /Groups/{id} answers 204 but the group stays and still reads 200",
+    breaks: ["SCIM-GROUP-DELETE"],
+  },
+  {
+    id: "excluded-attributes-members-only",
+    description: "excludedAttributes on groups leaves out members when named, and ignores every other name",
+    breaks: ["SCIM-GROUP-EXCLUDED-ATTRIBUTES"],
+  },
+  {
+    id: "list-start-index-wraps",
+    description:
+      "GET /Users with a startIndex past the last user wraps around and lists users from the first again (seen in a real provider)",
+    breaks: ["SCIM-LIST-PAGINATION"],
   },
 ] as const satisfies readonly FaultDef[];
 

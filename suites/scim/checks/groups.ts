@@ -2,8 +2,18 @@ import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { PageLog, walk } from "../list-walk.js";
+import { groupLifecycleChecks } from "./group-lifecycle.js";
 import type { ScimProfile } from "../profile.js";
-import { resources, ScimClient, URN } from "../scim-client.js";
+import { absoluteUri, resources, ScimClient, URN } from "../scim-client.js";
+import {
+  asJson,
+  BARE,
+  excludeProblem,
+  groupShapeProblem,
+  MEMBERS_EXCLUDED,
+  totalOnly,
+  type Json,
+} from "./group-shape.js";
 
 type Ctx = CheckContext<ScimProfile>;
 
@@ -27,7 +37,6 @@ const sameMembers = (got: readonly string[], want: readonly string[]): boolean =
   return got.length === want.length && [...got].sort().every((id, i) => id === sorted[i]);
 };
 const ok = (res: HttpResponse): boolean => res.status === 200 || res.status === 204;
-
 /**
  * PATCH add members with B (public-spec-facts §5: path `members`, value `[{"value": id}]`);
  * RFC 7644 §3.5.2.1: add to a multi-valued attribute adds to its values, so the group read
@@ -63,12 +72,16 @@ async function removeB(c: Ctx, s: ScimClient, path: string, a: string, b: string
   });
 }
 
-/** specs/002 area C Endpoints (Groups are the Application's Roles), with the public PATCH forms. */
+/**
+ * specs/002 area C Endpoints (Groups are the Application's Roles), with the public PATCH forms;
+ * the removal, cursor and excludedAttributes checks of group-lifecycle.ts go with them, so that
+ * every check that makes groups runs in the one file beside the /Groups walk.
+ */
 export const groupChecks = [
   defineCheck<ScimProfile>({
     id: "scim.group-create-read",
     title:
-      "POST /Group creates a group that reads back with its members; GET /Group/{id} and a displayName filter with excludedAttributes=members leave members out",
+      "POST /Group creates a group (with members, without, with members null) that reads back as created, with Location and meta; excludedAttributes=members in any case or with its URN, and a displayName filter with it, leave members out and nothing else",
     requirements: ["SCIM-GROUP-CREATE", "SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
     async run(c) {
       const s = new ScimClient(c);
@@ -76,8 +89,11 @@ export const groupChecks = [
       if (user.id === undefined)
         return c.skip(`creating a member answered ${user.res.status}: see SCIM-USER-CREATE`, "dependency");
       let gid: string | undefined;
+      const bareIds: string[] = [];
       try {
-        const name = s.name("group");
+        // A double quote in the name: the filter below carries it escaped, as a JSON string
+        // (RFC 7644 §3.4.2.2: compValue is a JSON string, RFC 7159).
+        const name = `${s.name("group")} "q"`;
         const res = await s.call("POST", "/Group", {
           body: group(name, [user.id]),
           label: "create group (POST /Group)",
@@ -87,32 +103,82 @@ export const groupChecks = [
           expected: "201 with a string id",
           actual: `${res.status} ${res.text.slice(0, 200)}`,
         });
+        // RFC 7644 §3.3: the new group's URI SHALL be in the Location header and in meta.location
+        // (either may be relative, RFC 7643 §2.3.7; the profile writes /Group, SCIM /Groups).
+        const location = res.header("location");
+        const metaLocation = ((asJson(res).meta ?? {}) as Json).location;
+        const headerUri = absoluteUri(location, `${s.base}/Groups`);
+        const id = encodeURIComponent(gid ?? "");
+        c.check(
+          "SCIM-GROUP-CREATE",
+          headerUri !== undefined &&
+            headerUri === absoluteUri(metaLocation, `${s.base}/Groups`) &&
+            (headerUri.endsWith(`/Groups/${id}`) || headerUri.endsWith(`/Group/${id}`)),
+          {
+            expected: `a Location header equal to meta.location, ending in /Groups/${id}`,
+            actual: `Location ${quote(location ?? null)}, meta.location ${quote(metaLocation ?? null)}`,
+            res,
+          },
+        );
         // A creation passes only when the new group reads back as it was sent, members included.
         const whole = await s.call("GET", `/Groups/${encodeURIComponent(gid ?? "")}`, {
           label: "read the new group with its members",
         });
-        const made = whole.json as { displayName?: unknown } | undefined;
+        const made = asJson(whole);
+        const shape = groupShapeProblem(made, s.base);
         c.check(
           "SCIM-GROUP-CREATE",
-          whole.status === 200 && made?.displayName === name && sameMembers(memberIds(whole), [user.id]),
+          whole.status === 200 &&
+            made.displayName === name &&
+            sameMembers(memberIds(whole), [user.id]) &&
+            shape === undefined,
           {
-            expected: `200 with displayName ${name} and exactly the member ${user.id} it was created with`,
-            actual: `${whole.status} displayName ${quote(made?.displayName ?? null)}, members ${quote(memberIds(whole))}`,
+            expected: `200 with displayName ${name}, exactly the member ${user.id} it was created with, as a Group resource`,
+            actual: `${whole.status} displayName ${quote(made.displayName ?? null)}, members ${quote(memberIds(whole))}${shape ? `; ${shape}` : ""}`,
             res: whole,
           },
         );
-        const one = await s.call(
-          "GET",
-          `/Group/${encodeURIComponent(gid ?? "")}?excludedAttributes=members`,
-          { label: "get group without members" },
-        );
-        const g = one.json as { id?: unknown; members?: unknown } | undefined;
-        c.check("SCIM-GROUP-GET-EXCLUDE", one.status === 200 && g?.id === gid && g?.members === undefined, {
-          expected: "200 with the group and no members attribute",
-          actual: `${one.status} members: ${quote(g?.members ?? null)}`,
-          res: one,
+        // Every way of naming members leaves them out and nothing else (RFC 7644 §3.4.2.5).
+        await c.each("SCIM-GROUP-GET-EXCLUDE", MEMBERS_EXCLUDED, "excludedAttributes values", async (ex) => {
+          const one = await s.call("GET", `/Group/${id}?excludedAttributes=${encodeURIComponent(ex)}`, {
+            label: `get group with excludedAttributes=${ex}`,
+          });
+          // Without a whole read to compare with, the group is judged by its id alone.
+          const problem = excludeProblem(whole.status === 200 ? made : { id: gid }, one);
+          return problem === undefined
+            ? undefined
+            : {
+                message: `excludedAttributes=${ex}: ${problem}`,
+                expected: "200 with the group as read whole, less its members (id and schemas always kept)",
+                actual: problem,
+                res: one,
+              };
         });
-        const filter = encodeURIComponent(`displayName eq "${name}"`);
+        // members is optional (RFC 7643 §4.2, "required": false), and null is as unassigned
+        // (RFC 7643 §2.5): a group of a displayName alone is created, and reads back with no
+        // member. Made before the filter below, which must then pick one group of three.
+        for (const [how, body] of BARE) {
+          const bare = await s.call("POST", "/Group", {
+            body: { schemas: [URN.group], displayName: s.name("group"), ...body },
+            label: `create group ${how}`,
+          });
+          const bareId = idOf(bare);
+          if (bareId !== undefined) bareIds.push(bareId);
+          const bareRead =
+            bareId === undefined
+              ? undefined
+              : await s.call("GET", `/Groups/${encodeURIComponent(bareId)}`, {
+                  label: `read the group ${how}`,
+                });
+          c.check("SCIM-GROUP-CREATE", bareRead?.status === 200 && memberIds(bareRead).length === 0, {
+            expected: `a group ${how}: 201 with an id, then the group with no member`,
+            actual:
+              bareRead === undefined
+                ? `${bare.status} ${bare.text.slice(0, 200)}`
+                : `${bareRead.status}, members ${quote(memberIds(bareRead))}`,
+          });
+        }
+        const filter = encodeURIComponent(`displayName eq ${JSON.stringify(name)}`);
         const found = await s.call("GET", `/Groups?filter=${filter}&excludedAttributes=members`, {
           label: "filter groups by displayName",
         });
@@ -127,6 +193,7 @@ export const groupChecks = [
           },
         );
       } finally {
+        for (const id of bareIds) await s.remove("Groups", id);
         await s.remove("Groups", gid);
         await s.remove("Users", user.id);
       }
@@ -179,7 +246,7 @@ export const groupChecks = [
   defineCheck<ScimProfile>({
     id: "scim.group-list",
     title:
-      "GET /Groups pages by startIndex and count: every page a whole ListResponse, never more than count, every group found once",
+      "GET /Groups pages by startIndex and count: every page a whole ListResponse, never more than count, every group found once; no paging parameters start at 1, count 0 gives totalResults alone",
     requirements: ["SCIM-GROUP-LIST"],
     async run(c) {
       const s = new ScimClient(c);
@@ -206,6 +273,35 @@ export const groupChecks = [
           expected: "every page a ListResponse of at most 2 groups (count=2), at the startIndex asked",
           actual: w.problem ?? "",
         });
+        // Without startIndex and count the list starts at 1 and holds what the provider's page
+        // size allows (RFC 7644 §3.4.2.4: startIndex defaults to 1), so some of the groups.
+        const first = await s.call("GET", "/Groups?excludedAttributes=members", {
+          label: "list groups without paging parameters",
+        });
+        const body = asJson(first);
+        const got = resources(first);
+        if (first.status === 200 && got !== undefined)
+          log.add({
+            label: "the list without paging parameters",
+            asked: 1,
+            size: got.length,
+            body,
+            res: first,
+          });
+        c.check("SCIM-GROUP-LIST", first.status === 200 && got !== undefined && got.length > 0, {
+          expected: "200, a ListResponse holding groups (this check made three)",
+          actual: `${first.status}: ${got === undefined ? first.text.slice(0, 200) : `${got.length} resources, totalResults ${quote(body.totalResults ?? null)}`}`,
+          res: first,
+        });
+        // RFC 7644 §3.4.2.4: count 0 asks for totalResults alone.
+        const none = await s.call("GET", "/Groups?startIndex=1&count=0&excludedAttributes=members", {
+          label: "list groups with count 0",
+        });
+        c.check("SCIM-GROUP-LIST", totalOnly(none, ids.length), {
+          expected: `200 with totalResults of at least ${ids.length} and no resources`,
+          actual: `${none.status} ${none.text.slice(0, 200)}`,
+          res: none,
+        });
         // RFC 7644 §3.4.2: every page of part of the list carries startIndex and itemsPerPage.
         await c.each("SCIM-GROUP-LIST", log.pages, "pages", (p) => p.violation);
         const counts = ids.map((id) => w.ids.filter((x) => x === id).length);
@@ -222,4 +318,5 @@ export const groupChecks = [
       }
     },
   }),
+  ...groupLifecycleChecks,
 ];

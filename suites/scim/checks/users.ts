@@ -13,9 +13,9 @@ type User = {
   displayName?: unknown;
   meta?: unknown;
 };
-const body = (res: HttpResponse): User =>
+export const body = (res: HttpResponse): User =>
   res.json !== null && typeof res.json === "object" ? (res.json as User) : {};
-const patch = (ops: unknown[]) => ({ schemas: [URN.patch], Operations: ops });
+export const patch = (ops: unknown[]) => ({ schemas: [URN.patch], Operations: ops });
 const q = (filter: string): string => `/Users?filter=${encodeURIComponent(filter)}`;
 
 /** Probe contract: 2xx means the user can still act; 401, 403 or 404 means it cannot. */
@@ -37,7 +37,7 @@ async function probe(s: ScimClient, id: string, label: string): Promise<HttpResp
 }
 
 /** A user payload with the enterprise extension (RFC 7643 §4.3). */
-function enterpriseUser(s: ScimClient): Record<string, unknown> {
+export function enterpriseUser(s: ScimClient): Record<string, unknown> {
   return s.user(undefined, {
     schemas: [URN.user, URN.enterprise],
     [URN.enterprise]: { employeeNumber: s.name("emp"), department: "Provisioning" },
@@ -45,7 +45,7 @@ function enterpriseUser(s: ScimClient): Record<string, unknown> {
 }
 
 /** Whether the User resource type lists the enterprise extension (RFC 7643 §6 schemaExtensions). */
-async function offersEnterprise(s: ScimClient): Promise<boolean> {
+export async function offersEnterprise(s: ScimClient): Promise<boolean> {
   const res = await s.call("GET", "/ResourceTypes", { label: "ResourceTypes (enterprise extension?)" });
   const user = (resources(res) ?? []).find((r) => r.name === "User");
   const ext = Array.isArray(user?.schemaExtensions) ? (user.schemaExtensions as { schema?: unknown }[]) : [];
@@ -89,7 +89,7 @@ async function startUser(s: ScimClient, made: string[], enterprise = false): Pro
  * sets (RFC 7643 §2.4 gives their values no order); userName in lower case, since it is
  * case-insensitive (RFC 7643 §4.1.1). The JSON is bounded when parsed, so recursion is too.
  */
-function canonical(v: unknown, attr = ""): string {
+export function canonical(v: unknown, attr = ""): string {
   if (attr === "userName" && typeof v === "string") return JSON.stringify(v.toLowerCase());
   if (Array.isArray(v))
     return `[${v
@@ -112,7 +112,7 @@ function canonical(v: unknown, attr = ""): string {
  * of its own, RFC 7643 §2.2). userName and email values compare without case (RFC 7643
  * §4.1.1, §4.1.2). Bounded like `canonical`.
  */
-function missing(sent: unknown, read: unknown, at: string): string[] {
+export function missing(sent: unknown, read: unknown, at: string): string[] {
   const noCase = at === "userName" || /^emails(\[\d+\])?\.value$/.test(at);
   if (typeof sent === "string" && typeof read === "string" && noCase)
     return sent.toLowerCase() === read.toLowerCase() ? [] : [`${at}: ${quote(read)}, sent ${quote(sent)}`];
@@ -139,7 +139,7 @@ const withoutSchemas = (p: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(p).filter(([k]) => k !== "schemas"));
 
 /** The attributes among `attrs` that differ between two reads, as "attr: before → after". */
-function changes(before: HttpResponse, after: HttpResponse, attrs: readonly string[]): string[] {
+export function changes(before: HttpResponse, after: HttpResponse, attrs: readonly string[]): string[] {
   const b = body(before) as Record<string, unknown>;
   const a = body(after) as Record<string, unknown>;
   return attrs
@@ -543,8 +543,9 @@ export const userChecks = [
   }),
   defineCheck<ScimProfile>({
     id: "scim.user-deactivation-revokes",
-    title: "deactivating a user revokes its access, as the profile's probe shows",
-    requirements: ["SCIM-USER-DEACTIVATE-REVOKES"],
+    title:
+      "deactivating a user revokes its access, also through a later PATCH (a user created inactive has none), and reactivating it lets it act again, as the profile's probe shows",
+    requirements: ["SCIM-USER-DEACTIVATE-REVOKES", "SCIM-USER-REACTIVATE"],
     probe: "userAccess",
     async run(c) {
       const s = new ScimClient(c);
@@ -569,6 +570,52 @@ export const userChecks = [
           expected: "the probe shows no access (401, 403 or 404)",
           actual: `${after.status} ${after.text.slice(0, 200)}`,
           res: after,
+        });
+        // Still deactivated after another change: access stays revoked (specs/002 area C States).
+        const renamed = await s.call("PATCH", `/Users/${encodeURIComponent(id)}`, {
+          body: patch([{ op: "replace", path: "displayName", value: `Deactivated ${s.name("d")}` }]),
+          label: "replace displayName of the deactivated user",
+        });
+        if (renamed.status === 200 || renamed.status === 204) {
+          const still = await probe(s, id, "probe after a PATCH of the deactivated user");
+          c.check("SCIM-USER-DEACTIVATE-REVOKES", [401, 403, 404].includes(still.status), {
+            expected:
+              "the probe still shows no access (401, 403 or 404) after a PATCH that leaves the user inactive",
+            actual: `${still.status} ${still.text.slice(0, 200)}`,
+            res: still,
+          });
+        }
+        // A user created inactive is in the deactivated state from the start: no access either.
+        const idle = await s.createUser(s.user(undefined, { active: false }));
+        if (idle.id !== undefined) {
+          try {
+            const none = await probe(s, idle.id, "probe of a user created inactive");
+            c.check("SCIM-USER-DEACTIVATE-REVOKES", [401, 403, 404].includes(none.status), {
+              expected: "the probe shows no access (401, 403 or 404) for a user created with active false",
+              actual: `${none.status} ${none.text.slice(0, 200)}`,
+              res: none,
+            });
+          } finally {
+            await s.remove("Users", idle.id);
+          }
+        }
+        // specs/002 area C States: reactivation makes the user active again, so able to act.
+        const on = await s.call("PATCH", `/Users/${encodeURIComponent(id)}`, {
+          body: patch([{ op: "replace", path: "active", value: true }]),
+          label: "reactivate",
+        });
+        if (on.status !== 200 && on.status !== 204)
+          return c.skipOnly(
+            "SCIM-USER-REACTIVATE",
+            `reactivation answered ${on.status}: see SCIM-USER-REACTIVATE in scim.user-patch-activation`,
+            "dependency",
+          );
+        const again = await probe(s, id, "probe after reactivation");
+        c.check("SCIM-USER-REACTIVATE", again.status >= 200 && again.status <= 299, {
+          expected:
+            "the probe shows the reactivated user able to act again (2xx), as it did before deactivation",
+          actual: `${again.status} ${again.text.slice(0, 200)}`,
+          res: again,
         });
       } finally {
         await s.remove("Users", id);

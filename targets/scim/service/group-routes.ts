@@ -27,18 +27,24 @@ export function groupRoutes(d: ScimDeps): Hono {
   const app = new Hono();
   const lookup: MemberLookup = (id) => {
     const u = d.users.get(id);
+    // Stryker disable next-line ObjectLiteral,LogicalOperator: members.display is an optional, free human-readable name (RFC 7643 §4.2)
     return u ? { display: u.displayName ?? u.userName } : undefined;
   };
+  // Stryker disable next-line ArrowFunction: a /Groups filter on members, which the profile does not fix (public-spec-facts §5: no Group filter is fixed; displayName eq is the common one)
   const filterSchema = groupFilterSchema((g) => memberValues(g, d.base(), lookup));
   const render = (g: GroupRecord, c: Context): Record<string, unknown> => {
     // Under excluded-attributes-ignored the parameter is not read at all.
     const excluded = d.faults.has("excluded-attributes-ignored")
       ? new Set<string>()
       : parseExcluded(c.req.query("excludedAttributes"));
-    return withoutExcluded(renderGroup(g, d.base(), lookup, !excluded.has("members")), excluded);
+    // Stryker disable next-line StringLiteral: equivalent on the clean target: withoutExcluded below leaves members out too (this only spares rendering them)
+    const group = renderGroup(g, d.base(), lookup, !excluded.has("members"));
+    // excluded-attributes-members-only: only members can be left out.
+    return d.faults.has("excluded-attributes-members-only") ? group : withoutExcluded(group, excluded);
   };
   const find = (id: string): GroupRecord => {
     const group = d.groups.get(id);
+    // Stryker disable next-line StringLiteral: the word only goes into the 404's detail, which is free text (RFC 7644 §3.12)
     if (group === undefined) throw notFound("group");
     return group;
   };
@@ -62,6 +68,7 @@ export function groupRoutes(d: ScimDeps): Hono {
           items,
           d.faults.has("groups-list-ignores-count") ? { ...query, count: undefined } : query,
           {
+            // Stryker disable next-line StringLiteral: equivalent: the kind binds a cursor to its list, encoded and decoded alike; RFC 9865 does not require a cursor of another list to be refused
             kind: "Group",
             cursors: d.cursors,
             zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
@@ -95,7 +102,12 @@ export function groupRoutes(d: ScimDeps): Hono {
     app.delete(`${path}/:id`, (c) => {
       if (d.faults.has("group-404-plain") && d.groups.get(c.req.param("id")) === undefined)
         return c.json({ error: "group not found" }, 404);
-      if (!d.groups.delete(c.req.param("id"))) throw notFound("group");
+      // group-delete-keeps: the DELETE of a group that exists answers 204 and removes nothing.
+      if (d.faults.has("group-delete-keeps") && d.groups.get(c.req.param("id")) !== undefined)
+        return c.body(null, 204);
+      const removed = d.groups.delete(c.req.param("id"));
+      // Stryker disable next-line StringLiteral: the word only goes into the 404's detail, which is free text (RFC 7644 §3.12)
+      if (!removed) throw notFound("group");
       return c.body(null, 204);
     });
   }

