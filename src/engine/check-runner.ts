@@ -147,7 +147,20 @@ export async function runCheck(
       let firstIndex = 0;
       let bad = 0;
       for (let i = 0; i < items.length; i++) {
-        const v = await judge(items[i] as (typeof items)[number], i);
+        let v: Details | undefined;
+        try {
+          v = await judge(items[i] as (typeof items)[number], i);
+        } catch (err) {
+          // The target dropped or left unanswered the exchange of this item (a connection reset
+          // or closed, no answer in time): its answer to this item, judged with the others.
+          // A stopped run, an unreachable target and every other error end the check as before.
+          if (controller.signal.aborted || !unanswered(err)) throw err;
+          v = {
+            expected: `an HTTP answer to ${what} ${i + 1}`,
+            actual: `no answer: ${(err as Error).message}`,
+            message: "the target gave no answer",
+          };
+        }
         if (v === undefined) continue;
         bad++;
         if (first === undefined) {
@@ -331,4 +344,17 @@ function capDetails(d: Details): Details {
  */
 export function isCheckControl(err: unknown): boolean {
   return err instanceof SkipCheck || err instanceof StopCheck || err instanceof HarnessError;
+}
+
+/**
+ * True when an exchange failed because the target dropped it without an answer (the
+ * connection reset or closed mid-exchange): not a stopped run (aborted), not an unreachable
+ * target, not a timeout, not a TLS failure.
+ */
+function unanswered(err: unknown): boolean {
+  return (
+    err instanceof HarnessError &&
+    err.code === "IDC_HTTP_FAILED" &&
+    !/: (aborted: |unsupported scheme )/.test(err.message)
+  );
 }

@@ -6,7 +6,8 @@ import { defineCheck, type CheckResult } from "../../src/engine/check.js";
 import { defineObserver, observerResults } from "../../src/engine/observer.js";
 import { DEFAULT_CLIENT_OPTIONS } from "../../src/http/client.js";
 
-// A target whose /ok answers no-store, /cached forgets it, and /leak puts a secret in an error.
+// A target whose /ok answers no-store, /cached forgets it, /reset drops the connection unanswered,
+// and /leak puts a secret in an error.
 let server: Server;
 let base = "";
 beforeAll(async () => {
@@ -14,6 +15,8 @@ beforeAll(async () => {
     if (req.url === "/ok") {
       res.writeHead(200, { "cache-control": "no-store", "content-type": "application/json" });
       res.end('{"ok":true}');
+    } else if (req.url === "/reset") {
+      req.socket.destroy();
     } else if (req.url === "/cached") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"ok":"cached"}');
@@ -191,6 +194,31 @@ describe("no vacuous or partial passes (issue 10 item 5)", () => {
       "pages 2 of 4: page b is too long (2 of 4 pages violate it; the first is shown)",
     );
     expect(some.expected).toBe("≤ 2");
+  });
+
+  it("each: an item the target drops unanswered (connection reset) is a violation of that item, and the others are still judged", async () => {
+    const judged: string[] = [];
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.each-reset",
+        title: "t",
+        requirements: ["U-PROBES"],
+        async run(c) {
+          await c.each("U-PROBES", ["/ok", "/reset", "/ok"], "probes", async (path) => {
+            const res = await c.http.get(`${base}${path}`, { label: path });
+            judged.push(`${path} ${res.status}`);
+            return undefined;
+          });
+        },
+      }),
+      env([]),
+    );
+    expect(judged).toEqual(["/ok 200", "/ok 200"]);
+    expect(r.requirements).toEqual({ "U-PROBES": "violated" });
+    const f = r.findings[0]!;
+    expect(f.message).toBe("probes 2 of 3: the target gave no answer");
+    expect(f.expected).toBe("an HTTP answer to probes 2");
+    expect(f.actual).toMatch(/^no answer: GET http:\/\/127\.0\.0\.1:\d+\/reset: /);
   });
 
   it("a skip after a partial observation leaves the requirement a skip that says what was seen; a complete one keeps its pass", async () => {
