@@ -44,6 +44,8 @@ export const TENANTS = [
   "empty",
   "unsupported",
   "tokens",
+  "isolated",
+  "neighbour",
 ] as const;
 
 /** The account commands of the state table, and those of Tenant Commands. */

@@ -81,8 +81,8 @@ export const catalog = defineCatalog("commands", [
   {
     id: "CMD-METADATA-REPLACES",
     level: "MUST",
-    source: `${A} Endpoints (metadata replaces metadata previously exchanged)`,
-    text: "a later metadata command replaces the earlier exchange: notifications go to the newest notification_endpoint",
+    source: `${A} Endpoints (metadata replaces metadata previously exchanged); What the service does (Terms: iss plus tenant identify a logically isolated Tenant)`,
+    text: "a later metadata command replaces the earlier exchange of its tenant, and no other tenant's: notifications go to the newest notification_endpoint of the account's tenant",
   },
 
   // Command Token validation (Resources: Command Token; Authentication; Errors)
@@ -348,7 +348,7 @@ export const catalog = defineCatalog("commands", [
     id: "CMD-ASYNC-FAILURE",
     level: "MUST",
     source: `${A} States (failure of a pending operation: RP MUST return to the last steady state)`,
-    text: "a failed _async command leaves the account in its last steady state",
+    text: "a failed _async command leaves the account in its last steady state, as it was (a failed maintain_async applies none of its claims)",
   },
 
   // Streaming tenant commands

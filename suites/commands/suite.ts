@@ -13,6 +13,7 @@ import { effectChecks } from "./checks/effects.js";
 import { modelChecks } from "./checks/model.js";
 import { asyncChecks } from "./checks/async.js";
 import { streamChecks } from "./checks/stream.js";
+import { metadataTenantChecks } from "./checks/metadata-tenant.js";
 import { sweep } from "./cleanup.js";
 import { commandObservers } from "./observers.js";
 
@@ -36,6 +37,7 @@ export default defineSuite({
     ...modelChecks,
     ...asyncChecks,
     ...streamChecks,
+    ...metadataTenantChecks,
   ],
   observers: commandObservers,
   async setup(profile, run) {

@@ -16,7 +16,9 @@ import { StreamHistory } from "./stream/history.js";
 import { JtiCache } from "./token/jti-cache.js";
 import type { TrustedOp } from "./token/op-keys.js";
 
+// Stryker disable next-line StringLiteral: the Command Endpoint URL is the RP's to register; the profile's baseUrl and command_endpoint follow it
 export const COMMAND_PATH = "/commands";
+// Stryker disable next-line StringLiteral: the jwks_uri is the RP's to choose; the Metadata Response names it
 export const JWKS_PATH = "/jwks";
 
 export interface CommandsAppOptions {
@@ -45,7 +47,7 @@ export function createCommandsApp(o: CommandsAppOptions): CommandsApp {
   const accounts = new AccountStore();
   const sessions = new SessionRegistry();
   const view = new AccountView(faults);
-  const metadata = new MetadataStore(faults.has("metadata-not-replaced"));
+  const metadata = new MetadataStore(faults.has("metadata-not-replaced"), faults);
   const scheduler = new Scheduler();
   const notifier = new Notifier({ keys: o.rpKeys, metadata, origin: o.origin, clientId: o.clientId });
   const accountCommands = new AccountCommands(accounts, sessions, view, faults);
@@ -79,20 +81,25 @@ export function createCommandsApp(o: CommandsAppOptions): CommandsApp {
       stream: { accounts, view, history: new StreamHistory(), faults },
     }),
   );
+  // Stryker disable next-line all: the document defines POST only (Endpoints); what other methods answer it leaves open
   app.all(COMMAND_PATH, (c) =>
+    // Stryker disable next-line StringLiteral: see above
     reply.error(new CommandError(405, "invalid_request", `${c.req.method} is not allowed; use POST`)),
   );
   app.get(JWKS_PATH, (c) => c.json(o.rpKeys.jwks()));
   app.route("/probe", probeRoute(o.op.issuer, accounts, sessions));
+  // Stryker disable next-line all: paths outside the protocol: what they answer the document leaves open
   app.notFound((c) => c.json({ error: "not_found" }, 404));
   // Anything unexpected becomes a bare 500: never a stack, a path or a framework name.
   app.onError((err) =>
     err instanceof CommandError
       ? reply.error(err)
-      : reply.error(new CommandError(500, "server_error", undefined)),
+      : // Stryker disable next-line StringLiteral: the document gives a 5xx no body (Errors)
+        reply.error(new CommandError(500, "server_error", undefined)),
   );
   return {
     app,
+    // Stryker disable next-line BlockStatement: server plumbing: timers stopped after the run
     close: () => {
       scheduler.close();
       notifier.close();

@@ -5,7 +5,8 @@ import { quote } from "../../../src/engine/quote.js";
 import type { MockLogEntry } from "../../../src/http/mock-control.js";
 import { notificationToken } from "../../../mocks/op/index.js";
 import type { CommandsProfile } from "../profile.js";
-import { body, CommandClient, said, stateOf } from "../client.js";
+import { accountClaims, body, CommandClient, isError, said, stateOf } from "../client.js";
+import { TABLE, type State } from "../model/account-commands.js";
 
 type Ctx = CheckContext<CommandsProfile>;
 
@@ -154,6 +155,165 @@ function names(claims: Record<string, unknown>, sub: string, audSub: string | un
   return (bySub || byAudSub) && !otherSub && !otherAudSub;
 }
 
+/** Every asynchronous command the RP offers whose preparation it also offers; skips when none. */
+async function plans(c: Ctx, k: CommandClient, tenant: string): Promise<AsyncPlan[]> {
+  const list = await k.supported(tenant);
+  const ps = PLANS.filter((x) => list.includes(x.command) && x.prepare.every((y) => list.includes(y)));
+  return ps.length > 0
+    ? ps
+    : c.skip("not offered: commands_supported has no asynchronous (_async) command", "not-offered");
+}
+
+/**
+ * Whether the state table refuses `p`'s command both in its pending state and in its final
+ * state: then a repeat sent while it runs must answer 409, however soon it completes (every
+ * command but maintain_async, which active allows again).
+ */
+const repeatRefused = (p: AsyncPlan): boolean => {
+  const base = p.command.slice(0, -"_async".length);
+  return TABLE[base]?.[p.final as State] === undefined;
+};
+
+/** The state-table requirement of each asynchronous command's synchronous form. */
+const ROW: Record<string, string> = {
+  activate_async: "CMD-ACTIVATE",
+  maintain_async: "CMD-MAINTAIN",
+  suspend_async: "CMD-SUSPEND",
+  reactivate_async: "CMD-REACTIVATE",
+  archive_async: "CMD-ARCHIVE",
+  restore_async: "CMD-RESTORE",
+  delete_async: "CMD-DELETE",
+};
+
+/** What commands.async decides: the asynchronous requirements, and the rows it runs again. */
+const ASYNC_REQUIREMENTS = [
+  "CMD-ASYNC-ACCEPTED",
+  "CMD-ASYNC-PENDING",
+  "CMD-ASYNC-NOTIFIED",
+  "CMD-INCOMPATIBLE-STATE",
+  ...Object.values(ROW),
+];
+
+/** What commands.async shares across its plans: the notification slot, and what it decided. */
+interface Run {
+  readonly tenant: string;
+  readonly slot: string;
+  readonly jwksUri: string | undefined;
+  readonly audit: boolean;
+  /** Notifications at the slot already read by earlier plans. */
+  read: number;
+  readonly decided: Set<string>;
+}
+
+function judge(c: Ctx, run: Run, id: string, ok: boolean, details: Parameters<Ctx["check"]>[2]): boolean {
+  run.decided.add(id);
+  return c.check(id, ok, details);
+}
+
+/**
+ * One asynchronous command end to end: 202, its pending state in audit (and, in that state, a
+ * repeat of it refused with 409), its final result in a verified Notification Token naming the
+ * account, the state table's final state in it, and that state read back.
+ */
+async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promise<void> {
+  const { tenant, slot } = run;
+  const a = await prepared(c, k, p, tenant, "async");
+  try {
+    const res = await k.account(p.command, a, { tenant });
+    if (
+      !judge(c, run, "CMD-ASYNC-ACCEPTED", res.status === 202, {
+        expected: `${p.command}: 202 Accepted`,
+        actual: said(res),
+      })
+    )
+      return;
+    // The account's aud_sub as the RP answered it (if it did): a notification naming
+    // another account's aud_sub is not this command's result.
+    const audSub = k.audSubOf(a);
+    if (run.audit) {
+      const during = stateOf(await k.account("audit", a, { tenant, label: "audit right after 202" }));
+      judge(c, run, "CMD-ASYNC-PENDING", during === p.pending || during === p.final, {
+        expected: `audit while ${p.command} runs: ${p.pending} (or already ${p.final})`,
+        actual: String(during),
+      });
+      // Seen pending, the account is in p.pending or (completed since) in its final state;
+      // the state table allows the command in neither, so the repeat is an incompatible state.
+      if (during === p.pending && repeatRefused(p)) {
+        const again = await k.account(p.command, a, { tenant, label: `${p.command} again while it runs` });
+        judge(c, run, "CMD-INCOMPATIBLE-STATE", isError(again, 409, "incompatible_state"), {
+          expected: `${p.command} repeated while the account is ${p.pending}: 409 incompatible_state`,
+          actual: said(again),
+          res: again,
+        });
+      }
+    }
+    // The RP may notify other state changes too: every arrival is read until one carries
+    // this command's final result, or the time is up. A verified token naming the account
+    // with another steady state is kept: if none brings the final state, it is the result.
+    const deadline = Date.now() + c.profile.notificationTimeoutMs;
+    const seen: string[] = [];
+    let match: Record<string, unknown> | undefined;
+    let other: Record<string, unknown> | undefined;
+    for (let n = run.read + 1; n <= run.read + 20 && match === undefined; n++) {
+      const got = await k.mock().wait(`/notifications/${slot}`, n, Math.max(0, deadline - Date.now()));
+      const entry = got[n - 1];
+      if (entry === undefined) break;
+      const token = notificationToken(entry);
+      if (token === undefined) {
+        seen.push(
+          `a request without a token (${entry.headers["content-type"] ?? "no Content-Type"}: ${entry.body.slice(0, 80)})`,
+        );
+        continue;
+      }
+      const v = await verify(c, token, run.jwksUri);
+      if (v.claims === undefined) {
+        seen.push(v.problem ?? "a token that does not verify");
+        continue;
+      }
+      const claims = v.claims;
+      const state = claims.account_state;
+      if (names(claims, a, audSub) && state === p.final) match = claims;
+      else {
+        if (names(claims, a, audSub) && typeof state === "string" && !state.endsWith("_pending"))
+          other = claims;
+        seen.push(
+          `a verified token with sub ${quote(claims.sub)}, aud_sub ${quote(claims.aud_sub)}, account_state ${quote(state)}, error ${quote(claims.error)}`,
+        );
+      }
+    }
+    run.read = (await k.mock().wait(`/notifications/${slot}`, 0, 0)).length;
+    const result = match ?? other;
+    judge(c, run, "CMD-ASYNC-NOTIFIED", result !== undefined, {
+      expected: `${p.command}: within ${c.profile.notificationTimeoutMs} ms, at ${k.notificationEndpoint(slot)}: a Notification Token signed with a key of the RP's jwks_uri carrying sub ${a}${audSub !== undefined ? ` (or aud_sub ${audSub}; no other aud_sub)` : ""} and its final account_state`,
+      actual:
+        seen.length > 0
+          ? seen.join("; ").slice(0, 1500)
+          : `nothing arrived (can the RP reach ${k.notificationEndpoint(slot)}? see suites.commands.op.publicUrl)`,
+    });
+    if (result === undefined) return;
+    const row = ROW[p.command];
+    if (row !== undefined)
+      judge(c, run, row, result.account_state === p.final, {
+        expected: `${p.command} completes as its row of the state table: account_state ${p.final}`,
+        actual: `the Notification Token reports account_state ${quote(result.account_state)}`,
+      });
+    // The notification reports the final response: the account must be in that state
+    // when read back, not merely said to be (a slow store is waited for, bounded).
+    if (!run.audit) {
+      c.note(`the notified state of ${p.command} not read back: commands_supported lacks audit`);
+      return;
+    }
+    const after = await settled(k, a, tenant, c.profile.notificationTimeoutMs);
+    judge(c, run, "CMD-ASYNC-NOTIFIED", after === result.account_state, {
+      expected: `audit after the Notification Token of ${p.command}: account_state ${quote(result.account_state)}, the final state it reported`,
+      actual: `account_state ${quote(after ?? null)}`,
+    });
+  } finally {
+    await settled(k, a, tenant, c.profile.notificationTimeoutMs);
+    await k.remove(a);
+  }
+}
+
 const describeEntries = (es: readonly MockLogEntry[]): string => es.map((e) => e.path).join(", ") || "none";
 
 /** specs/002 area A: asynchronous commands, pending states and Notification Tokens. */
@@ -161,84 +321,35 @@ export const asyncChecks = [
   defineCheck<CommandsProfile>({
     id: "commands.async",
     title:
-      "an _async command answers 202, shows its pending state in audit, and its final result reaches the notification endpoint in a Notification Token signed by the RP",
-    requirements: ["CMD-ASYNC-ACCEPTED", "CMD-ASYNC-PENDING", "CMD-ASYNC-NOTIFIED"],
-    timeoutMs: 60_000,
+      "every _async command the RP offers answers 202, shows its pending state in audit (refusing itself meanwhile), and its final result, the state table's, reaches the notification endpoint in a Notification Token signed by the RP",
+    requirements: ASYNC_REQUIREMENTS,
+    timeoutMs: 120_000,
     async run(c) {
       const k = new CommandClient(c);
       const tenant = k.tenantFor("async");
-      const p = await plan(c, k, tenant);
+      const list = await plans(c, k, tenant);
+      const audit = (await k.supported(tenant)).includes("audit");
       const slot = `async-${randomUUID()}`;
       const jwksUri = await exchange(c, k, tenant, slot);
-      const a = await prepared(c, k, p, tenant, "async");
-      try {
-        const res = await k.account(p.command, a, { tenant });
-        c.require("CMD-ASYNC-ACCEPTED", res.status === 202, {
-          expected: `${p.command}: 202 Accepted`,
-          actual: said(res),
-        });
-        // The account's aud_sub as the RP answered it (if it did): a notification naming
-        // another account's aud_sub is not this command's result.
-        const audSub = k.audSubOf(a);
-        const audit = (await k.supported(tenant)).includes("audit");
-        if (audit) {
-          const during = stateOf(await k.account("audit", a, { tenant, label: "audit right after 202" }));
-          c.check("CMD-ASYNC-PENDING", during === p.pending || during === p.final, {
-            expected: `audit while it runs: ${p.pending} (or already ${p.final})`,
-            actual: String(during),
-          });
-        } else c.skipOnly("CMD-ASYNC-PENDING", "not offered: commands_supported lacks audit", "not-offered");
-        // The RP may notify other state changes too: every arrival is read until one carries
-        // this command's final result, or the time is up.
-        const deadline = Date.now() + c.profile.notificationTimeoutMs;
-        const seen: string[] = [];
-        let match: Record<string, unknown> | undefined;
-        for (let n = 1; n <= 20 && match === undefined; n++) {
-          const got = await k.mock().wait(`/notifications/${slot}`, n, Math.max(0, deadline - Date.now()));
-          const entry = got[n - 1];
-          if (entry === undefined) break;
-          const token = notificationToken(entry);
-          if (token === undefined) {
-            seen.push(
-              `a request without a token (${entry.headers["content-type"] ?? "no Content-Type"}: ${entry.body.slice(0, 80)})`,
-            );
-            continue;
-          }
-          const v = await verify(c, token, jwksUri);
-          if (v.claims === undefined) {
-            seen.push(v.problem ?? "a token that does not verify");
-            continue;
-          }
-          const claims = v.claims;
-          if (names(claims, a, audSub) && claims.account_state === p.final) match = claims;
-          else
-            seen.push(
-              `a verified token with sub ${quote(claims.sub)}, aud_sub ${quote(claims.aud_sub)}, account_state ${quote(claims.account_state)}, error ${quote(claims.error)}`,
-            );
-        }
-        c.check("CMD-ASYNC-NOTIFIED", match !== undefined, {
-          expected: `within ${c.profile.notificationTimeoutMs} ms, at ${k.notificationEndpoint(slot)}: a Notification Token signed with a key of the RP's jwks_uri carrying sub ${a}${audSub !== undefined ? ` (or aud_sub ${audSub}; no other aud_sub)` : ""} and account_state ${p.final}`,
-          actual:
-            seen.length > 0
-              ? seen.join("; ").slice(0, 1500)
-              : `nothing arrived (can the RP reach ${k.notificationEndpoint(slot)}? see suites.commands.op.publicUrl)`,
-        });
-        if (match === undefined) return;
-        // The notification reports the final response: the account must be in that state
-        // when read back, not merely said to be (a slow store is waited for, bounded).
-        if (!audit) {
-          c.note("the notified state not read back: commands_supported lacks audit");
-          return;
-        }
-        const after = await settled(k, a, tenant, c.profile.notificationTimeoutMs);
-        c.check("CMD-ASYNC-NOTIFIED", after === p.final, {
-          expected: `audit after the Notification Token: account_state ${p.final}, the final state it reported`,
-          actual: `account_state ${quote(after ?? null)}`,
-        });
-      } finally {
-        await settled(k, a, tenant, c.profile.notificationTimeoutMs);
-        await k.remove(a);
-      }
+      const run: Run = { tenant, slot, jwksUri, audit, read: 0, decided: new Set() };
+      // Every asynchronous command the RP offers, one after the other: each has its own
+      // pending state, final state and completion (an RP may get one right and another wrong).
+      for (const p of list) await exercise(c, k, p, run);
+      const reasons: Record<string, string> = {
+        "CMD-ASYNC-PENDING": audit
+          ? "no asynchronous command was accepted"
+          : "not offered: commands_supported lacks audit",
+        "CMD-ASYNC-NOTIFIED": "no asynchronous command was accepted",
+        "CMD-INCOMPATIBLE-STATE":
+          "no asynchronous command was seen pending that its final state refuses too (needs audit, and a command other than maintain_async)",
+      };
+      for (const id of ASYNC_REQUIREMENTS)
+        if (!run.decided.has(id))
+          c.skipOnly(
+            id,
+            reasons[id] ?? `not offered: commands_supported has no ${id.slice(4).toLowerCase()}_async`,
+            id in reasons ? "dependency" : "not-offered",
+          );
     },
   }),
   defineCheck<CommandsProfile>({
@@ -276,6 +387,26 @@ export const asyncChecks = [
           expected: `after the failure: account_state ${before}`,
           actual: String(state),
         });
+        // A failed maintain_async leaves "active" as it was, so the state alone cannot show the
+        // failure: the account returns to its last steady state as it was, the claims the
+        // failed maintain carried not applied (they are the transition's additional effect).
+        if (f.command === "maintain_async" && state === before) {
+          const kept = body(
+            await k.account("audit", a, { tenant, label: "audit after the failed maintain" }),
+          );
+          const applied = c.profile.retainedClaims.filter(
+            (name) =>
+              f.claims[name] !== undefined &&
+              quote(f.claims[name], 10_000) !== quote(accountClaims(a)[name], 10_000) &&
+              quote(kept[name], 10_000) === quote(f.claims[name], 10_000),
+          );
+          c.check("CMD-ASYNC-FAILURE", applied.length === 0, {
+            expected: "after the failed maintain_async: none of the claims it carried applied",
+            actual: applied
+              .map((n) => `${n}: ${quote(kept[n] ?? null)}, as the failed maintain_async sent it`)
+              .join("; "),
+          });
+        }
       } finally {
         await k.remove(a);
       }

@@ -66,6 +66,7 @@ export const lifecycleChecks = [
       const has = (x: string): boolean => list.includes(x);
       const a = k.sub("rows");
       const b = k.sub("rows");
+      const d = k.sub("rows");
       /**
        * One row: the command, its answer, then the state read back through audit (when the
        * RP offers it), so that an answer the RP did not store is not a pass.
@@ -116,6 +117,14 @@ export const lifecycleChecks = [
         }
         if (has("delete")) {
           await row("CMD-DELETE", "delete", "delete", a, "unknown");
+          // Any state but unknown: delete from suspended and from archived too.
+          if (has("suspend")) {
+            await row("CMD-ACTIVATE", "activate of a third account", "activate", d, "active");
+            if ((await k.account("suspend", d)).status === 200)
+              await row("CMD-DELETE", "delete of a suspended account", "delete", d, "unknown");
+          }
+          if (has("archive") && has("suspend"))
+            await row("CMD-DELETE", "delete of an archived account", "delete", b, "unknown");
           // All Account data deleted: activated again without family_name (and with another
           // given_name), the sub must come back as a new account, none of its old claims.
           const again = await k.account("activate", a, {
@@ -141,7 +150,7 @@ export const lifecycleChecks = [
           }
         }
       } finally {
-        await k.remove(a, b);
+        await k.remove(a, b, d);
       }
       const rows: [string, string[]][] = [
         ["CMD-MAINTAIN", ["maintain"]],
@@ -246,6 +255,24 @@ export const lifecycleChecks = [
             .map((n) => `${n}: ${quote(after[n] ?? null)} (sent ${quote(want[n] ?? null)})`)
             .join("; "),
         });
+        // Commands that carry no claims leave the retained ones as last maintained: read back
+        // after an invalidate (the account stays active), nothing may have been dropped.
+        if ((await k.supported()).includes("invalidate")) {
+          const inv = await k.account("invalidate", a);
+          if (inv.status === 200 || inv.status === 204) {
+            const kept = body(await k.account("audit", a, { label: "audit after invalidate" }));
+            const lost = c.profile.retainedClaims.filter(
+              (name) => quote(kept[name], 10_000) !== quote(want[name], 10_000),
+            );
+            c.check("CMD-AUDIT-CLAIMS", lost.length === 0, {
+              expected:
+                "after an invalidate (which carries no claims): the retained claims as last maintained",
+              actual: lost
+                .map((n) => `${n}: ${quote(kept[n] ?? null)} (last sent ${quote(want[n] ?? null)})`)
+                .join("; "),
+            });
+          }
+        }
       } finally {
         await k.remove(a);
       }
@@ -288,14 +315,54 @@ export const lifecycleChecks = [
           claims: { aud_sub: `${String(audSub)}-unknown` },
           label: "audit naming an unknown aud_sub",
         });
+        // It names no account: 200 unknown (an Account not found is reported as unknown), or a
+        // refusal of the request; a 5xx is the RP failing on a valid command.
         c.check(
           "CMD-AUD-SUB",
-          stranger.status !== 200 || stateOf(stranger) !== "active" || body(stranger).aud_sub !== audSub,
+          stranger.status < 500 &&
+            (stranger.status !== 200 || stateOf(stranger) !== "active" || body(stranger).aud_sub !== audSub),
           {
-            expected: "an unknown aud_sub is not resolved to the sub's account",
+            expected:
+              "an unknown aud_sub is not resolved to the sub's account (200 unknown, or a 4xx refusal)",
             actual: said(stranger),
           },
         );
+        // Nor may a command that changes state act on it: identified by an aud_sub that names
+        // no account, the suspend finds no account, and the sub's account stays active.
+        if ((await k.supported()).includes("suspend")) {
+          const wrong = await k.account("suspend", a, {
+            claims: { aud_sub: `${String(audSub)}-unknown` },
+            label: "suspend naming an unknown aud_sub",
+          });
+          const still = stateOf(await k.account("audit", a, { label: "audit after the suspend" }));
+          c.check("CMD-AUD-SUB", still === "active", {
+            expected: "a suspend naming an unknown aud_sub leaves the sub's account active",
+            actual: `the suspend answered ${said(wrong)}; audit then: account_state ${quote(still ?? null)}`,
+          });
+        }
+        // A command naming the aud_sub acts on the account (read back: gone), and its answer
+        // carries that aud_sub (its account_state is CMD-DELETE's to judge).
+        if ((await k.supported()).includes("delete")) {
+          const del = await k.account("delete", a, {
+            claims: { aud_sub: audSub },
+            label: "delete naming aud_sub",
+          });
+          c.check("CMD-AUD-SUB", del.status === 204 || (del.status === 200 && body(del).aud_sub === audSub), {
+            expected: `delete naming aud_sub ${String(audSub)}: 200 carrying that aud_sub (or 204)`,
+            actual: `${said(del)} aud_sub ${quote(body(del).aud_sub ?? null)}`,
+            res: del,
+          });
+          const gone = await k.account("audit", a, {
+            claims: { aud_sub: undefined },
+            label: "audit by sub after the delete",
+          });
+          // The answer's status is CMD-AUDIT-STATE's to judge; here only that the account is gone.
+          c.check("CMD-AUD-SUB", stateOf(gone) === "unknown", {
+            expected: "audit by sub after the delete naming aud_sub: account_state unknown",
+            actual: said(gone),
+            res: gone,
+          });
+        }
       } finally {
         await k.remove(a);
       }

@@ -102,6 +102,33 @@ async function eventIds(c: Ctx, events: readonly SseEvent[]): Promise<void> {
   });
 }
 
+const HEX = "0123456789abcdef";
+const ALNUM = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/**
+ * Ids shaped like `lastId` that the RP never sent (none of `seen`): its last run of digits
+ * raised to 999999999 (an event far past any stream's end), and one character changed inside
+ * its longest run of 16 or more letters and digits (another stream's random part). An RP may
+ * parse its ids; each of these must still find no event to resume after.
+ */
+function neverSentLike(lastId: string, seen: readonly (string | undefined)[]): string[] {
+  const out: string[] = [];
+  const digits = /[0-9]+(?=[^0-9]*$)/.exec(lastId);
+  if (digits !== null && digits[0] !== "999999999")
+    out.push(`${lastId.slice(0, digits.index)}999999999${lastId.slice(digits.index + digits[0].length)}`);
+  const runs = [...lastId.matchAll(/[0-9A-Za-z]{16,}/g)].sort((a, b) => b[0].length - a[0].length);
+  const run = runs[0];
+  if (run !== undefined) {
+    const at = run.index + Math.floor(run[0].length / 2);
+    const ch = lastId[at] ?? "0";
+    // A hex digit stays a hex digit, so that an id of hex parts keeps its shape.
+    const cycle = HEX.includes(ch) ? HEX : ALNUM;
+    const other = cycle[(cycle.indexOf(ch) + 1) % cycle.length] ?? "0";
+    out.push(`${lastId.slice(0, at)}${other}${lastId.slice(at + 1)}`);
+  }
+  return out.filter((id) => id !== lastId && !seen.includes(id));
+}
+
 /** specs/002 area A Tenant Commands with streaming (audit_tenant). */
 export const streamChecks = [
   defineCheck<CommandsProfile>({
@@ -158,6 +185,28 @@ export const streamChecks = [
             actual: `${gz.res.status} Content-Encoding ${genc ?? "(none)"}${gz.res.decodeError ? `: ${gz.res.decodeError}` : ""}`,
           },
         );
+        // An encoding the request did not offer, or refused with q=0 (RFC 9110 §12.4.2), is not
+        // one the OP offered.
+        for (const [offer, allowed] of [
+          ["br", ["br"]],
+          ["gzip;q=0", []],
+        ] as const) {
+          const r = await auditTenant(k, tenant, {
+            headers: { "accept-encoding": offer },
+            stopWhen: () => true,
+            label: `audit_tenant (Accept-Encoding: ${offer})`,
+          });
+          const e = r.res.header("content-encoding")?.toLowerCase();
+          c.check(
+            "CMD-STREAM-ENCODING",
+            r.res.status === 200 &&
+              (e === undefined || e === "identity" || (allowed as readonly string[]).includes(e)),
+            {
+              expected: `with Accept-Encoding ${offer}: 200 with ${["no Content-Encoding", ...allowed].join(" or ")}`,
+              actual: `${r.res.status} Content-Encoding ${e ?? "(none)"}`,
+            },
+          );
+        }
         if (found.length === 0) {
           const again = problems(gz.events, made);
           c.check("CMD-STREAM-ENCODING", again.length === 0, {
@@ -213,6 +262,19 @@ export const streamChecks = [
           expected: "Last-Event-Id the RP never sent: 404 with error last-event-id-unavailable",
           actual: `${said(unknown.res)}${unknown.events.length ? `, ${unknown.events.length} events` : ""}`,
         });
+        // Ids of the same shape as a real one, which the RP never sent either: an RP that parses
+        // its ids must still find nothing to resume after, not an empty or another stream.
+        const seen = [...whole.events, ...first.events].map((e) => e.id);
+        for (const id of neverSentLike(lastId, seen)) {
+          const like = await auditTenant(k, tenant, {
+            headers: { "last-event-id": id },
+            label: `audit_tenant resumed after ${id} (never sent, shaped like ${lastId})`,
+          });
+          c.check("CMD-STREAM-RESUME", isError(like.res, 404, "last-event-id-unavailable"), {
+            expected: `Last-Event-Id ${id}, never sent (shaped like the real ${lastId}): 404 with error last-event-id-unavailable`,
+            actual: `${said(like.res)}${like.events.length ? `, ${like.events.length} events` : ""}`,
+          });
+        }
         const resumed = await auditTenant(k, tenant, {
           headers: { "last-event-id": lastId },
           label: `audit_tenant resumed after ${lastId}`,

@@ -169,6 +169,10 @@ export const tokenChecks = [
       await baseline(c, k);
       const sub = k.sub("claims");
       await refused(c, k, "CMD-TOKEN-TENANT-SUB", "metadata with sub", { sub });
+      // authentication_provider is PROHIBITED outside Migrate: a tenant command is no exception.
+      await refused(c, k, "CMD-TOKEN-AUTH-PROVIDER", "metadata with authentication_provider", {
+        claims: { authentication_provider: "op" },
+      });
       const asyncMeta = (
         await k.send("metadata_async", {
           tenant: k.tenantFor("tokens"),
@@ -232,6 +236,23 @@ export const tokenChecks = [
         expected: "401 unrecognized_provider",
         actual: said(res),
       });
+      // A token that names no issuer, signed with the OP's own key, is refused too: it is both
+      // an invalid Command Token (400 invalid_request) and from no issuer the RP recognizes
+      // (401 unrecognized_provider); the document does not pick one.
+      for (const iss of [undefined, "", 42, ["https://unknown-op.idconform.invalid"]]) {
+        const what = iss === undefined ? "metadata without iss" : `metadata with iss ${JSON.stringify(iss)}`;
+        const { res: r } = await k.send("metadata", {
+          claims: { metadata: {}, iss },
+          tenant: k.tenantFor("tokens"),
+          label: what,
+          tags: ["attack"],
+        });
+        c.check(
+          "CMD-TOKEN-ISSUER",
+          isError(r, 401, "unrecognized_provider") || isError(r, 400, "invalid_request"),
+          { expected: `${what}: 401 unrecognized_provider or 400 invalid_request`, actual: said(r), res: r },
+        );
+      }
     },
   }),
   defineCheck<CommandsProfile>({
@@ -247,6 +268,11 @@ export const tokenChecks = [
         expected: "no command_token: 400 invalid_request",
         actual: said(none),
       });
+      const empty = (await k.send("metadata", { omitToken: true, label: "an empty form" })).res;
+      c.check("CMD-REQUEST-MALFORMED", isError(empty, 400, "invalid_request"), {
+        expected: "an empty form (no command_token): 400 invalid_request",
+        actual: said(empty),
+      });
       // Every shape of "not a JWT" a parser might let through: wrong segment counts, empty or
       // non-base64url segments, and header or payload that decode to JSON but not to an object.
       const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("base64url");
@@ -254,6 +280,11 @@ export const tokenChecks = [
         k.claims("metadata", { tenant: k.tenantFor("tokens"), claims: { metadata: {} } }),
       );
       const [h = "", p = "", s = ""] = valid.split(".");
+      // A JWS header without alg, or with an alg that is no string, is no JWS (RFC 7515 §4.1.1).
+      const { alg: _alg, ...noAlg } = JSON.parse(Buffer.from(h, "base64url").toString("utf8")) as Record<
+        string,
+        unknown
+      >;
       const garbage: [string, string][] = [
         ["not-a-jwt", "command_token not a JWT"],
         [`${h}.${p}`, "two segments"],
@@ -264,6 +295,9 @@ export const tokenChecks = [
         [`${b64([])}.${p}.${s}`, "a header that is a JSON array"],
         [`${b64(null)}.${p}.${s}`, "a header that is JSON null"],
         [`${h}.${b64("claims")}.${s}`, "a payload that is a JSON string"],
+        [`${b64(noAlg)}.${p}.${s}`, "a header without alg"],
+        [`${b64({ ...noAlg, alg: 256 })}.${p}.${s}`, "a header whose alg is a number"],
+        [`${b64({ ...noAlg, alg: "" })}.${p}.${s}`, "a header whose alg is empty"],
       ];
       for (const [token, what] of garbage) {
         const res = (await k.send("metadata", { token, label: `command_token: ${what}` })).res;
@@ -289,6 +323,26 @@ export const tokenChecks = [
       c.check("CMD-TOKEN-REPLAY", again.status >= 400 && again.status < 500, {
         expected: "the replay refused (4xx)",
         actual: said(again),
+      });
+      // A token in the last seconds of its life is still one use only: the RP keeps its jti for as
+      // long as it would accept the token, not a fixed margin shorter than that.
+      const now = Math.floor(Date.now() / 1000);
+      const late = await k.sign({
+        ...claims,
+        jti: `${String(claims.jti)}-late`,
+        iat: now - 40,
+        exp: now + 20,
+      });
+      const lateFirst = (await k.send("metadata", { token: late, label: "metadata expiring in 20 s" })).res;
+      if (lateFirst.status !== 200) {
+        c.note(`a token expiring in 20 s answered ${said(lateFirst)}: its replay is not probed`);
+        return;
+      }
+      const lateAgain = (await k.send("metadata", { token: late, label: "the token expiring in 20 s again" }))
+        .res;
+      c.check("CMD-TOKEN-REPLAY", lateAgain.status >= 400 && lateAgain.status < 500, {
+        expected: "the replay of a token expiring in 20 s refused (4xx)",
+        actual: said(lateAgain),
       });
     },
   }),

