@@ -46,7 +46,10 @@ export const vciObservers = [
       const problems = [
         ...(ex.status !== 400 ? [`status ${ex.status}`] : []),
         ...(typeIs(ex, "application/json") ? [] : [`Content-Type ${ex.header("content-type") ?? "(none)"}`]),
-        ...(typeof errorOf(ex) === "string" ? [] : [`error ${quote(errorOf(ex) ?? null)}`]),
+        // RFC 6749 §5.2: error = 1*NQSCHAR, a code of one character or more.
+        ...(typeof errorOf(ex) === "string" && errorOf(ex) !== ""
+          ? []
+          : [`error ${quote(errorOf(ex) ?? null)}`]),
         ...(noStore(ex) ? [] : [`Cache-Control ${ex.header("cache-control") ?? "(none)"}`]),
       ];
       return problems.length === 0
@@ -84,8 +87,9 @@ export const vciObservers = [
         problems.push("the error is application/jwt (errors are never encrypted)");
       else if (!typeIs(ex, "application/json"))
         problems.push(`Content-Type is ${ex.header("content-type") ?? "absent"}, not application/json`);
-      if (typeof errorOf(ex) !== "string")
-        problems.push(`error is ${quote(errorOf(ex) ?? null)}, not a string`);
+      // An error code of one character or more, as the OAuth error codes it follows (RFC 6749 §5.2: 1*NQSCHAR).
+      if (typeof errorOf(ex) !== "string" || errorOf(ex) === "")
+        problems.push(`error is ${quote(errorOf(ex) ?? null)}, not a non-empty string`);
       const d =
         ex.json !== null && typeof ex.json === "object"
           ? (ex.json as { error_description?: unknown }).error_description

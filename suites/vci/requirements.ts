@@ -567,20 +567,26 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-NOTIF-TOKEN",
     level: "MUST",
     source: `${D} Errors (missing or invalid token: RFC 6750 §3); Authentication 1`,
-    text: "a notification without an access token is refused with 401 and a WWW-Authenticate: Bearer challenge",
+    text: "a notification without an access token, or with one the issuer never issued, is refused with 401 and a WWW-Authenticate: Bearer challenge",
   },
   {
     id: "VCI-NOTIF-BAD-REQUEST",
     level: "MUST",
     source: pub(
-      "§11 (event is one of credential_accepted, credential_failure, credential_deleted; else invalid_notification_request)",
+      "§11 (notification_id and event REQUIRED; event is one of credential_accepted, credential_failure, credential_deleted; else invalid_notification_request)",
     ),
-    text: "a notification with an event outside the defined values is refused with 400 invalid_notification_request",
+    text: "a notification with an event outside the defined values, without event or notification_id, or with an event_description that is no string, is refused with 400 invalid_notification_request",
   },
   {
     id: "VCI-NOTIF-IDEMPOTENT",
     level: "MUST",
     source: pub("§11 (identical repeats are idempotent)"),
     text: "an identical notification sent again is answered 2xx again",
+  },
+  {
+    id: "VCI-TOKEN-MALFORMED",
+    level: "MUST",
+    source: `${D} Errors (Token Request invalid: OAuth 2.0 token error format); RFC 6749 §5.2 (a missing parameter: invalid_request; a grant type the AS does not support: unsupported_grant_type), §3.1 (an empty parameter counts as omitted)`,
+    text: "a Token Request without grant_type, or a pre-authorized one without (or with an empty) pre-authorized_code, is refused with 400 invalid_request, and one with a grant_type the AS does not support with 400 unsupported_grant_type",
   },
 ]);

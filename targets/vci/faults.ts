@@ -210,7 +210,8 @@ export const faults = [
     description:
       "token responses to requests with authorization_details (pre-authorized, or an authorization code asked with them) omit credential_identifiers",
     breaks: ["VCI-TOKEN-AUTH-DETAILS", "VCI-AUTHZ-FLOW"],
-    skips: ["VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"],
+    // VCI-CRED-UNKNOWN-ID is still judged on a token that was given no identifiers.
+    skips: ["VCI-CRED-ID-EXCLUSIVE"],
   },
   {
     id: "nonce-cacheable",
@@ -569,6 +570,12 @@ export const faults = [
     description:
       "an identical repeat of an accepted notification (same id, same event) is refused 400 invalid_notification_request; the id stays valid for other events",
     breaks: ["VCI-NOTIF-IDEMPOTENT"],
+  },
+  {
+    id: "grant-type-unsupported-invalid-request",
+    description:
+      "a Token Request with a grant_type the AS does not support is refused 400 invalid_request instead of unsupported_grant_type",
+    breaks: ["VCI-TOKEN-MALFORMED"],
   },
 ] as const satisfies readonly FaultDef[];
 

@@ -193,6 +193,28 @@ export const credentialChecks = [
             res: unknownConf.res,
           },
         );
+        // A token given no credential_identifiers was issued for none: any identifier is unknown to it
+        // (or, as the identifier MUST NOT be used then, an invalid request).
+        const p2 = await goodRequest(v, s, await v.keyFor(s.conf));
+        const noIds = await v.credential(
+          s.token,
+          {
+            credential_identifier: stranger("idconform-unknown-identifier"),
+            ...(p2.proofs !== undefined ? { proofs: p2.proofs } : {}),
+          },
+          { label: "credential_identifier on a token given no credential_identifiers" },
+        );
+        c.check(
+          "VCI-CRED-UNKNOWN-ID",
+          isError(noIds.res, 400, "unknown_credential_identifier") ||
+            isError(noIds.res, 400, "invalid_credential_request"),
+          {
+            expected:
+              "400 unknown_credential_identifier (or invalid_credential_request) for a credential_identifier sent with a token that was given none",
+            actual: said(noIds.res),
+            res: noIds.res,
+          },
+        );
       }
       const a = await identifierSession(v, base.id);
       if (typeof a === "string") {

@@ -229,17 +229,23 @@ export const metadataChecks = [
           format.push(`${id} is not an object`);
           continue;
         }
-        if (typeof conf.format !== "string") format.push(`${id}.format is ${quote(conf.format ?? null)}`);
-        if (conf.scope !== undefined && typeof conf.scope !== "string")
-          format.push(`${id}.scope is not a string`);
+        // A format identifier and a scope value (RFC 6749 §3.3: 1*NQCHAR) are never empty.
+        if (typeof conf.format !== "string" || conf.format === "")
+          format.push(`${id}.format is ${quote(conf.format ?? null)}`);
+        if (conf.scope !== undefined && (typeof conf.scope !== "string" || conf.scope === ""))
+          format.push(`${id}.scope is not a non-empty string`);
+        // Algorithm names (JWS) or numbers (COSE, for mso_mdoc): never an empty name.
         if (
           conf.credential_signing_alg_values_supported !== undefined &&
           !(
             Array.isArray(conf.credential_signing_alg_values_supported) &&
-            conf.credential_signing_alg_values_supported.length > 0
+            conf.credential_signing_alg_values_supported.length > 0 &&
+            conf.credential_signing_alg_values_supported.every(
+              (a) => (typeof a === "string" && a !== "") || typeof a === "number",
+            )
           )
         )
-          format.push(`${id}.credential_signing_alg_values_supported is not a non-empty array`);
+          format.push(`${id}.credential_signing_alg_values_supported is not a non-empty array of algorithms`);
         const hasBinding = conf.cryptographic_binding_methods_supported !== undefined;
         const hasProofs = conf.proof_types_supported !== undefined;
         if (hasBinding !== hasProofs)

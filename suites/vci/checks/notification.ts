@@ -1,6 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import type { VciProfile } from "../profile.js";
 import { isError, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
+import { stranger } from "../session.js";
 
 /** A Bearer challenge anywhere in WWW-Authenticate (several challenges may be joined by commas). */
 const BEARER = /(^|,)\s*bearer(\s|,|$)/i;
@@ -55,19 +56,21 @@ export const notificationChecks = [
         actual: said(repeat),
         res: repeat,
       });
-      const deleted = await send("credential_deleted", "credential_deleted");
-      c.check("VCI-NOTIF-OK", deleted.status >= 200 && deleted.status < 300, {
-        expected: "2xx",
-        actual: said(deleted),
-        res: deleted,
-      });
+      for (const event of ["credential_failure", "credential_deleted"]) {
+        const res = await send(event, event);
+        c.check("VCI-NOTIF-OK", res.status >= 200 && res.status < 300, {
+          expected: `2xx for ${event}`,
+          actual: said(res),
+          res,
+        });
+      }
     },
   }),
 
   defineCheck<VciProfile>({
     id: "vci.notification.errors",
     title:
-      "a notification with an unknown notification_id gives 400 invalid_notification_id (JSON, no-store), an unknown event invalid_notification_request, and no token 401 with a Bearer challenge",
+      "a notification with an unknown notification_id gives 400 invalid_notification_id (JSON, no-store), an unknown event, no event, no notification_id or a number as event_description invalid_notification_request (so does a body that is no JSON), and no token or a token never issued 401 with a Bearer challenge",
     requirements: ["VCI-NOTIF-UNKNOWN", "VCI-NOTIF-BAD-REQUEST", "VCI-NOTIF-TOKEN"],
     async run(c: Ctx) {
       const v = new Vci(c);
@@ -98,6 +101,34 @@ export const notificationChecks = [
         actual: said(badEvent),
         res: badEvent,
       });
+      // public §11: notification_id and event are REQUIRED, event_description a string; a request
+      // missing a required parameter or with a wrong value is invalid_notification_request.
+      const malformed: [string, Record<string, unknown>][] = [
+        ["a notification without event", { notification_id: notificationId }],
+        ["a notification without notification_id", { event: "credential_accepted" }],
+        [
+          "a notification whose event_description is a number",
+          { notification_id: notificationId, event: "credential_failure", event_description: 42 },
+        ],
+      ];
+      for (const [label, json] of malformed) {
+        const res = await c.http.post(url, { json, headers: auth, label });
+        c.check("VCI-NOTIF-BAD-REQUEST", isError(res, 400, "invalid_notification_request"), {
+          expected: `${label}: 400 invalid_notification_request`,
+          actual: said(res),
+          res,
+        });
+      }
+      const notJson = await c.http.post(url, {
+        body: "idconform: not JSON",
+        headers: { ...auth, "content-type": "application/json" },
+        label: "a notification body that is not JSON",
+      });
+      c.check("VCI-NOTIF-BAD-REQUEST", isError(notJson, 400, "invalid_notification_request"), {
+        expected: "a notification body that is not JSON: 400 invalid_notification_request (malformed)",
+        actual: said(notJson),
+        res: notJson,
+      });
       const noToken = await c.http.post(url, {
         json: { notification_id: notificationId, event: "credential_accepted" },
         label: "no access token",
@@ -107,6 +138,20 @@ export const notificationChecks = [
         expected: "401 with WWW-Authenticate: Bearer",
         actual: `${said(noToken)}; WWW-Authenticate ${challenge || "(none)"}`,
         res: noToken,
+      });
+      // specs/000 Errors: an invalid access token is answered per RFC 6750 §3 (401 invalid_token).
+      const forged = stranger("idc");
+      c.secret(forged, "UNKNOWN_ACCESS_TOKEN");
+      const badToken = await c.http.post(url, {
+        json: { notification_id: notificationId, event: "credential_accepted" },
+        headers: { authorization: `Bearer ${forged}` },
+        label: "an access token never issued",
+      });
+      const badChallenge = badToken.header("www-authenticate") ?? "";
+      c.check("VCI-NOTIF-TOKEN", badToken.status === 401 && BEARER.test(badChallenge), {
+        expected: "401 with WWW-Authenticate: Bearer for an access token never issued",
+        actual: `${said(badToken)}; WWW-Authenticate ${badChallenge || "(none)"}`,
+        res: badToken,
       });
     },
   }),

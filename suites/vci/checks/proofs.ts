@@ -1,4 +1,4 @@
-import { exportJWK } from "jose";
+import { CompactSign, exportJWK } from "jose";
 import { defineCheck } from "../../../src/engine/check.js";
 import { tokenAttacks, type TokenAttackId } from "../../../src/engine/token-attacks.js";
 import type { HttpResponse } from "../../../src/http/client.js";
@@ -16,15 +16,15 @@ function needsProofs(c: Ctx, s: Session): void {
 
 /**
  * Sends, on a fresh access token, a Credential Request whose only defect is its proof (made by
- * `proof` with a fresh key), and decides `requirement`: 400 with `error`.
+ * `proof` with a fresh key), and decides `requirement`: 400 with `error` (or one of them).
  */
 async function refused(
   c: Ctx,
   v: Vci,
   requirement: string,
   what: string,
-  proof: (key: HolderKey) => Promise<string | undefined>,
-  error = "invalid_proof",
+  proof: (key: HolderKey) => Promise<unknown>,
+  error: string | readonly string[] = "invalid_proof",
 ): Promise<void> {
   const s = await session(v);
   const p = await proof(await v.keyFor(s.conf));
@@ -33,11 +33,37 @@ async function refused(
     ...(p !== undefined ? { proofs: { jwt: [p] } } : {}),
   };
   const r = await v.credential(s.token, req, { label: what });
-  c.check(requirement, isError(r.res, 400, error), {
-    expected: `${what}: 400 ${error}`,
-    actual: said(r.res),
-    res: r.res,
-  });
+  const errors = typeof error === "string" ? [error] : error;
+  c.check(
+    requirement,
+    errors.some((e) => isError(r.res, 400, e)),
+    {
+      expected: `${what}: 400 ${errors.join(" or ")}`,
+      actual: said(r.res),
+      res: r.res,
+    },
+  );
+}
+
+/**
+ * A proof signed by `key` with exactly this protected header (beside `alg`) and these payload
+ * bytes, for the shapes jwtProof never makes: no `jwk`, a payload that is not a claims object.
+ */
+async function rawProof(key: HolderKey, header: Json, payload: string): Promise<string> {
+  return new CompactSign(new TextEncoder().encode(payload))
+    .setProtectedHeader({ ...header, alg: key.alg })
+    .sign(key.privateKey);
+}
+
+/** The claims of a valid proof for this issuer (aud, iat, iss, and a fresh nonce when it has one). */
+async function proofClaims(c: Ctx, v: Vci): Promise<Json> {
+  const nonce = await v.nonce();
+  return {
+    aud: v.issuer,
+    iat: Math.floor(Date.now() / 1000),
+    iss: c.profile.clientId,
+    ...(nonce !== undefined ? { nonce } : {}),
+  };
 }
 
 /**
@@ -75,12 +101,40 @@ export const proofChecks = [
   defineCheck<VciProfile>({
     id: "vci.proof-required",
     title:
-      "a Credential Request without proofs, or with a proof without nonce at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
+      "a Credential Request without proofs (none, an empty jwt array, or a number in their place), or with a proof without nonce at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
     requirements: ["VCI-PROOF-REQUIRED", "VCI-PROOF-NONCE-MISSING"],
     async run(c) {
       const v = new Vci(c);
       needsProofs(c, await baseline(v));
       await refused(c, v, "VCI-PROOF-REQUIRED", "a request without proofs", () => Promise.resolve(undefined));
+      // proofs.jwt holds JWT strings (Resources: Credential Request): a number is no proof.
+      await refused(
+        c,
+        v,
+        "VCI-PROOF-REQUIRED",
+        "a request whose only jwt proof is the number 42",
+        () => Promise.resolve(42),
+        ["invalid_proof", "invalid_credential_request"],
+      );
+      // The value of proofs.jwt is a non-empty array (Resources: Credential Request).
+      {
+        const s = await session(v);
+        const r = await v.credential(
+          s.token,
+          { ...v.target(s.tokenRes, s.id), proofs: { jwt: [] } },
+          { label: "a request whose proofs.jwt is an empty array" },
+        );
+        c.check(
+          "VCI-PROOF-REQUIRED",
+          isError(r.res, 400, "invalid_proof") || isError(r.res, 400, "invalid_credential_request"),
+          {
+            expected:
+              "a request whose proofs.jwt is an empty array: 400 invalid_proof or invalid_credential_request",
+            actual: said(r.res),
+            res: r.res,
+          },
+        );
+      }
       if (!(await hasNonceEndpoint(v))) {
         c.skipOnly(
           "VCI-PROOF-NONCE-MISSING",
@@ -97,7 +151,7 @@ export const proofChecks = [
   defineCheck<VciProfile>({
     id: "vci.proof-rejected",
     title:
-      "a jwt proof with another aud or none, a wrong typ or none, alg none, a signature that does not verify (flipped, another key, HS256 keyed with the public key), a private key in its header, no iat or an iat an hour ahead is refused with 400 invalid_proof",
+      "a jwt proof with another aud or none (also a payload that is null or no JSON), a wrong typ or none, alg none, a signature that does not verify (flipped, another key, HS256 keyed with the public key, an unknown kid and no jwk), a private key in its header, no iat, a string iat or an iat an hour ahead is refused with 400 invalid_proof",
     requirements: [
       "VCI-PROOF-AUD",
       "VCI-PROOF-TYP",
@@ -116,12 +170,41 @@ export const proofChecks = [
       await refused(c, v, "VCI-PROOF-AUD", "a proof with aud of a path below the issuer", (key) =>
         v.proof(key, { aud: `${issuer}/other` }),
       );
+      // A payload that is no claims object (RFC 7519 §7.2) carries no aud at all.
+      await refused(c, v, "VCI-PROOF-AUD", "a signed proof whose payload is JSON null", (key) =>
+        rawProof(key, { typ: v.ids.proofTyp, jwk: key.publicJwk }, "null"),
+      );
+      await refused(c, v, "VCI-PROOF-AUD", "a signed proof whose payload is not JSON", (key) =>
+        rawProof(key, { typ: v.ids.proofTyp, jwk: key.publicJwk }, "idconform: not JSON"),
+      );
       await refused(c, v, "VCI-PROOF-TYP", "a proof with typ JWT", (key) => v.proof(key, { typ: "JWT" }));
+      // Three segments, but the header is no JSON object, so it has no typ at all.
+      await refused(c, v, "VCI-PROOF-TYP", "a proof whose header is not JSON", async (key) => {
+        const [, payload, signature] = (await v.proof(key)).split(".");
+        return `${Buffer.from("idconform: not JSON").toString("base64url")}.${payload}.${signature}`;
+      });
       await refused(c, v, "VCI-PROOF-ALG-NONE", "an unsigned proof (alg none)", (key) =>
         v.proof(key, { algNone: true }),
       );
       await refused(c, v, "VCI-PROOF-SIGNATURE", "a proof whose signature does not verify", (key) =>
         v.proof(key, { corruptSignature: true }),
+      );
+      // No jwk, and a kid the issuer never saw: there is no key the signature could verify with.
+      await refused(
+        c,
+        v,
+        "VCI-PROOF-SIGNATURE",
+        "a proof naming its key only by a kid the issuer does not know",
+        async (key) =>
+          rawProof(
+            key,
+            { typ: v.ids.proofTyp, kid: "idconform-unknown-kid" },
+            JSON.stringify(await proofClaims(c, v)),
+          ),
+      );
+      // iat is a NumericDate (RFC 7519 §4.1.6): the time of now as a string is no iat.
+      await refused(c, v, "VCI-PROOF-IAT", "a proof whose iat is a string", (key) =>
+        v.proof(key, { extraClaims: { iat: String(Math.floor(Date.now() / 1000)) } }),
       );
       for (const [attack, id, what] of FORGED)
         await refused(c, v, id, what, async (key) => forgeProof(await v.proof(key), key, attack));

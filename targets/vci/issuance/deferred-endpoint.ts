@@ -26,6 +26,7 @@ export function deferredEndpoint(deps: DeferredDeps) {
   const { ctx } = deps;
   return async (c: Context): Promise<Response> => {
     try {
+      // Stryker disable next-line ObjectLiteral: equivalent: both options are false, as they are when left out
       const grant = bearerGrant(c.req.header("authorization"), deps.tokens, {
         missingIs400: false,
         anyToken: false,
@@ -46,6 +47,7 @@ export function deferredEndpoint(deps: DeferredDeps) {
       }
       t.polls += 1;
       // The `deferred-never-issued` fault keeps every transaction pending.
+      // Stryker disable next-line EqualityOperator: on which poll a transaction is ready is this target's choice (public §9 sets no deadline; the check polls until it is)
       if (t.polls < LIMITS.deferredReadyOnPoll || ctx.faults.has("deferred-never-issued")) {
         // The `deferred-pending-new-id` fault answers a new id; both stay valid.
         const answered = ctx.faults.has("deferred-pending-new-id") ? deps.deferred.add(t) : id;
@@ -56,6 +58,7 @@ export function deferredEndpoint(deps: DeferredDeps) {
           encryption,
         );
       }
+      // Stryker disable next-line ConditionalExpression: equivalent in a clean run: a delivered transaction_id is deleted, so it is delivered again only under the deferred-id-reusable fault
       if (t.delivered === undefined) {
         t.delivered = {
           // deferred-unbound: the transaction kept no holder keys, so nothing is bound.
@@ -67,9 +70,11 @@ export function deferredEndpoint(deps: DeferredDeps) {
           notification_id: issueNotificationId(ctx, grant),
         };
       }
+      // Stryker disable next-line ConditionalExpression: equivalent in a clean run: false only under the deferred-id-reusable fault
       if (!ctx.faults.has("deferred-id-reusable")) deps.deferred.delete(id);
       return await credentialReply(ctx, { ...t.delivered }, 200, encryption);
     } catch (err) {
+      // Stryker disable next-line ConditionalExpression: equivalent: every failure this handler meets is a VciError (any other would be a target bug, a 500 either way)
       if (err instanceof VciError) return credentialError(ctx, err);
       throw err;
     }

