@@ -4,8 +4,8 @@ import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { signAssertion } from "../../../mocks/identity-service/assertion.js";
 import type { ScimProfile } from "../profile.js";
-import { isOAuth, SCIM_JSON, ScimClient } from "../scim-client.js";
-import { bearerChallenge, families, JWT_BEARER_TYPE, refused } from "./auth.js";
+import { SCIM_JSON, ScimClient } from "../scim-client.js";
+import { bearerChallenge, families, JWT_BEARER_TYPE, oauthOnly, refused } from "./auth.js";
 
 /**
  * Token requests and bearer credentials that are not what the RFCs define, each of which must
@@ -18,11 +18,7 @@ export const authRequestChecks = [
       "the token endpoint refuses a token request with no or an unsupported grant_type, or a repeated parameter, even with a valid client assertion",
     requirements: ["SCIM-AUTH-TOKEN-REQUEST"],
     async run(c) {
-      if (!isOAuth(c.profile))
-        c.skip(
-          "not exercised: the profile gives a static bearer token (suites.scim.auth.bearerToken), not OAuth with RFC 7523",
-          "not-declared",
-        );
+      oauthOnly(c);
       const s = new ScimClient(c);
       const a = c.profile.auth;
       const endpoint = await s.tokenEndpoint();
@@ -80,11 +76,7 @@ export const authRequestChecks = [
       "a token request for a scope the server does not know gets no broader token: scim at most, or invalid_scope",
     requirements: ["SCIM-AUTH-SCOPE-ONLY"],
     async run(c) {
-      if (!isOAuth(c.profile))
-        c.skip(
-          "not exercised: the profile gives a static bearer token (suites.scim.auth.bearerToken), not OAuth with RFC 7523",
-          "not-declared",
-        );
+      oauthOnly(c);
       const s = new ScimClient(c);
       const asked = "idc-unknown-scope";
       const res = await s.requestToken({ scope: asked, label: `token request for scope ${asked} only` });

@@ -36,7 +36,7 @@ const FORGED: readonly [TokenAttackId, string][] = [
 const STATIC =
   "not exercised: the profile gives a static bearer token (suites.scim.auth.bearerToken), not OAuth with RFC 7523";
 
-function oauthOnly(c: CheckContext<ScimProfile>): void {
+export function oauthOnly(c: CheckContext<ScimProfile>): void {
   if (!isOAuth(c.profile)) c.skip(STATIC, "not-declared");
 }
 
