@@ -4,6 +4,7 @@ import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 import { startVciTarget } from "../../targets/vci/start.js";
 import { ROOT, runCli, tempDir, verdicts, writeProfile } from "../helpers/cli.js";
+import { walletDelivery } from "../helpers/vci-profiles.js";
 
 /** The demo profile with `replace` applied: the same run with one setting changed. */
 function demoWith(replace: (yaml: string) => string): string {
@@ -53,14 +54,7 @@ describe("Credential issuance profile variants (issue: credential issuance suite
 
   it("offers delivered to the mock wallet's Credential Offer Endpoint are used like offers in the hook's response", async () => {
     // Every kind's hook body names the wallet's endpoint; the reference issuer then sends it there.
-    const yaml = demoWith((y) =>
-      y
-        .replace("        kinds:\n", "        delivery: wallet\n        kinds:\n")
-        .replace(
-          /^(          (preAuthorized|txCode|byValue|deferred|authorizationCode):\n(?:            .*\n)+)/gm,
-          '$1            deliver_to: "{walletOfferEndpoint}"\n',
-        ),
-    );
+    const yaml = demoWith(walletDelivery);
     expect(yaml.match(/deliver_to/g)).toHaveLength(5);
     const r = await runAgainst("std", yaml);
     expect(r.code, r.stderr).toBe(0);

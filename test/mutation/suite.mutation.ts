@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSuite, type SuiteSession } from "../../src/engine/in-process.js";
 import { departures } from "./departures.js";
 import { loadSuites } from "../../src/engine/discovery.js";
+import { tempDir, writeProfile } from "../helpers/cli.js";
+import { VARIANTS } from "./variants.js";
 
 /**
  * The test StrykerJS runs against a mutated reference target (`npm run mutation -- --suite s`):
@@ -9,7 +11,8 @@ import { loadSuites } from "../../src/engine/discovery.js";
  * that Stryker's per-test coverage runs only the checks that reach a mutant. A mutant is killed
  * when a check no longer finds every requirement it decides met, or when one of the suite's
  * observers sees an exchange of that check break its every-exchange rule. The clean target
- * passes every test (Stryker's dry run insists on it).
+ * passes every test (Stryker's dry run insists on it). A suite's variants (./variants.ts) run
+ * some checks again with another profile setting, against a second target.
  */
 const suite = process.env.IDC_MUTATION_SUITE;
 if (suite === undefined) throw new Error("IDC_MUTATION_SUITE names the suite whose target is mutated");
@@ -34,3 +37,21 @@ describe(`${suite} reference target under mutation`, () => {
     });
   }
 });
+
+for (const variant of VARIANTS[suite] ?? []) {
+  describe(`${suite} reference target under mutation, ${variant.name}`, () => {
+    let v: SuiteSession | undefined;
+    beforeAll(async () => {
+      v = await openSuite({ suite, profileFile: writeProfile(tempDir("idc-mutation-"), variant.profile()) });
+    });
+    afterAll(async () => {
+      await v?.close();
+    });
+    for (const id of variant.checks) {
+      it(`${variant.name}: ${id}`, async () => {
+        const r = await v!.run(id);
+        expect(departures(r)).toEqual([]);
+      });
+    }
+  });
+}

@@ -12,6 +12,8 @@ import {
   strykerOptions,
 } from "../mutation/stryker-options.mjs";
 import { departures } from "../mutation/departures.js";
+import { VARIANTS } from "../mutation/variants.js";
+import { loadSuites } from "../../src/engine/discovery.js";
 import type { CheckResult } from "../../src/engine/check.js";
 
 // @babel/traverse is CommonJS marked __esModule: depending on the loader's interop, the default
@@ -66,6 +68,19 @@ describe("npm run mutation: its configuration (issue 10 item 7), kept from rotti
     const config = readFileSync(join(ROOT, vitest.configFile), "utf8");
     expect(config).toContain('"test/mutation/suite.mutation.ts"');
     expect(existsSync(join(ROOT, "test/mutation/suite.mutation.ts"))).toBe(true);
+  });
+
+  it("every mutation variant names a mutable suite and checks of its manifest, and its profile is made", async () => {
+    for (const [suite, variants] of Object.entries(VARIANTS)) {
+      expect(mutableSuites()).toContain(suite);
+      const [manifest] = await loadSuites([suite]);
+      const ids = manifest!.checks.map((c) => c.id);
+      for (const v of variants) {
+        expect(v.checks.length, v.name).toBeGreaterThan(0);
+        for (const id of v.checks) expect(ids, `${v.name}: ${id}`).toContain(id);
+        expect(v.profile(), v.name).toContain(`suites:\n  ${suite}:`);
+      }
+    }
   });
 
   it("Stryker 9.6 and its vitest runner are pinned to the same version, the line that runs on Node 20", () => {
