@@ -68,14 +68,19 @@ const PLANS: readonly AsyncPlan[] = [
 ];
 
 /** The first asynchronous command the RP offers whose preparation it also offers; skips when none. */
-async function plan(c: Ctx, k: CommandClient, tenant: string): Promise<AsyncPlan> {
+export async function plan(c: Ctx, k: CommandClient, tenant: string): Promise<AsyncPlan> {
   const list = await k.supported(tenant);
   const p = PLANS.find((x) => list.includes(x.command) && x.prepare.every((y) => list.includes(y)));
   return p ?? c.skip("not offered: commands_supported has no asynchronous (_async) command", "not-offered");
 }
 
 /** Sends the metadata command for `tenant` naming `slot`; returns the RP's jwks_uri, skipping when it fails. */
-async function exchange(c: Ctx, k: CommandClient, tenant: string, slot: string): Promise<string | undefined> {
+export async function exchange(
+  c: Ctx,
+  k: CommandClient,
+  tenant: string,
+  slot: string,
+): Promise<string | undefined> {
   const res = await k.metadata(tenant, slot, {}, { label: `metadata (notification_endpoint ${slot})` });
   if (res.status !== 200)
     c.skip(`the metadata command answered ${said(res)}: see CMD-METADATA-SUPPORTED`, "dependency");
@@ -84,7 +89,7 @@ async function exchange(c: Ctx, k: CommandClient, tenant: string, slot: string):
 }
 
 /** Prepares an account in `tenant` for `p` (skipping when that fails) and returns its sub. */
-async function prepared(
+export async function prepared(
   c: Ctx,
   k: CommandClient,
   p: AsyncPlan,
@@ -132,7 +137,7 @@ async function verify(
 }
 
 /** Audits until the state leaves its pending form, bounded by `ms` (a slow RP is waited for, politely). */
-async function settled(k: CommandClient, sub: string, tenant: string, ms: number): Promise<unknown> {
+export async function settled(k: CommandClient, sub: string, tenant: string, ms: number): Promise<unknown> {
   const until = Date.now() + ms;
   for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
     const state = stateOf(await k.account("audit", sub, { tenant, label: "audit (settled?)" }));
@@ -316,6 +321,36 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
 
 const describeEntries = (es: readonly MockLogEntry[]): string => es.map((e) => e.path).join(", ") || "none";
 
+/**
+ * Sends `run.plan`'s command for the prepared account and judges CMD-METADATA-REPLACES on where
+ * its notification went: only to the mock OP slot `<id>-<only>`, of the notification endpoints
+ * `<id>-*` that metadata commands named. Waits a moment past the first delivery, so that a late
+ * one to another of those endpoints is seen too.
+ */
+export async function notifiedOnlyAt(
+  c: Ctx,
+  k: CommandClient,
+  run: { plan: AsyncPlan; sub: string; tenant: string; id: string; only: string },
+  expected: string,
+): Promise<void> {
+  const { plan: p, sub, tenant, id, only } = run;
+  const res = await k.account(p.command, sub, { tenant });
+  if (res.status !== 202)
+    c.skip(`${p.command} answered ${said(res)}, not 202: see CMD-ASYNC-ACCEPTED`, "dependency");
+  const got = await k.mock().wait(`/notifications/${id}-`, 1, c.profile.notificationTimeoutMs);
+  if (got.length === 0)
+    c.skip("no notification reached either endpoint: see CMD-ASYNC-NOTIFIED", "dependency");
+  const all = await k.mock().wait(`/notifications/${id}-`, got.length + 1, 300);
+  c.check(
+    "CMD-METADATA-REPLACES",
+    all.every((e) => e.path.endsWith(`${id}-${only}`)),
+    {
+      expected,
+      actual: `received at ${describeEntries(all)}`,
+    },
+  );
+}
+
 /** specs/002 area A: asynchronous commands, pending states and Notification Tokens. */
 export const asyncChecks = [
   defineCheck<CommandsProfile>({
@@ -427,21 +462,11 @@ export const asyncChecks = [
       await exchange(c, k, tenant, `${id}-second`);
       const a = await prepared(c, k, p, tenant, "replace");
       try {
-        const res = await k.account(p.command, a, { tenant });
-        if (res.status !== 202)
-          c.skip(`${p.command} answered ${said(res)}, not 202: see CMD-ASYNC-ACCEPTED`, "dependency");
-        const got = await k.mock().wait(`/notifications/${id}-`, 1, c.profile.notificationTimeoutMs);
-        if (got.length === 0)
-          c.skip("no notification reached either endpoint: see CMD-ASYNC-NOTIFIED", "dependency");
-        // A moment more, so a late delivery to the replaced endpoint is seen too.
-        const all = await k.mock().wait(`/notifications/${id}-`, got.length + 1, 300);
-        c.check(
-          "CMD-METADATA-REPLACES",
-          all.every((e) => e.path.endsWith(`${id}-second`)),
-          {
-            expected: "notifications only at the notification_endpoint of the latest metadata",
-            actual: `received at ${describeEntries(all)}`,
-          },
+        await notifiedOnlyAt(
+          c,
+          k,
+          { plan: p, sub: a, tenant, id, only: "second" },
+          "notifications only at the notification_endpoint of the latest metadata",
         );
       } finally {
         await settled(k, a, tenant, c.profile.notificationTimeoutMs);
