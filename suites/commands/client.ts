@@ -76,6 +76,13 @@ export const ASYNC = [
  */
 export const TENANT_COMMANDS = ["metadata", "audit_tenant"];
 
+/** The tag every command exchange carries: `command:<name>`. */
+export const commandTag = (command: string): string => `command:${command}`;
+
+/** The command an exchange's tags name, if it is a command exchange. */
+export const taggedCommand = (tags: readonly string[]): string | undefined =>
+  tags.find((t) => t.startsWith("command:"))?.slice("command:".length);
+
 export interface SendOptions extends SignOptions {
   readonly tenant?: string;
   readonly sub?: string;
@@ -167,7 +174,8 @@ export class CommandClient {
       form,
       ...(o.headers ? { headers: o.headers } : {}),
       label: o.label ?? command,
-      ...(o.tags ? { tags: o.tags } : {}),
+      // The command's name goes with the exchange, so observers know exactly what they see.
+      tags: [commandTag(command), ...(o.tags ?? [])],
       ...(o.decode ? { decode: true } : {}),
       ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
     });

@@ -1,6 +1,7 @@
 import { defineObserver, type ObservedExchange } from "../../src/engine/observer.js";
 import { quote } from "../../src/engine/quote.js";
 import type { CommandsProfile } from "./profile.js";
+import { taggedCommand, TENANT_COMMANDS } from "./client.js";
 
 /** A response of the RP's Command Endpoint that is not a stream (streams have rules of their own). */
 function commandResponse(ex: ObservedExchange, p: CommandsProfile): boolean {
@@ -23,10 +24,6 @@ function object(ex: ObservedExchange): Record<string, unknown> | undefined {
     ? (j as Record<string, unknown>)
     : undefined;
 }
-
-/** A Metadata Response (the only success body of a synchronous Tenant Command). */
-const isMetadataResponse = (b: Record<string, unknown>): boolean =>
-  "commands_supported" in b || "context" in b;
 
 /**
  * specs/002 area A Endpoints: rules about every response of the Command Endpoint, judged on
@@ -74,13 +71,19 @@ export const commandObservers = [
     id: "commands.observe-success-body",
     title: "every 200 answer to an account command carries sub and account_state",
     requirement: "CMD-SUCCESS-RESPONSE",
-    // Every non-stream 200 with a JSON object that is not a Metadata Response answers an
-    // Account Command (Audit and Migrate included): its success response has both members.
-    // A command the RP had to refuse (tag `attack`) is judged by its own check, not here.
+    // Every non-stream 200 with a JSON object to an Account Command (Audit and Migrate
+    // included; the command's name is the exchange's tag): its success response has both
+    // members. A command the RP had to refuse (tag `attack`) is judged by its own check.
     applies: (ex, p) => {
-      const b =
-        commandResponse(ex, p) && ex.status === 200 && !ex.tags.includes("attack") ? object(ex) : undefined;
-      return b !== undefined && !isMetadataResponse(b);
+      const command = taggedCommand(ex.tags);
+      return (
+        commandResponse(ex, p) &&
+        ex.status === 200 &&
+        !ex.tags.includes("attack") &&
+        command !== undefined &&
+        !TENANT_COMMANDS.includes(command) &&
+        object(ex) !== undefined
+      );
     },
     judge: (ex) => {
       const b = object(ex) ?? {};
