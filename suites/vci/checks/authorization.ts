@@ -7,6 +7,7 @@ import { BrowserStepError, BrowserUnreachableError, WalletError } from "../../..
 import { pkce } from "../../../mocks/wallet/pkce.js";
 import type { VciProfile } from "../profile.js";
 import { body, isError, said, Vci, type Ctx } from "../client.js";
+import type { Details } from "../../../src/engine/check.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 
 /** The result of one authorization in the browser: a code, or why there is none. */
@@ -104,6 +105,43 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
           ? `redirect from ${from} with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`
           : `redirect from ${from} with no code`,
   };
+}
+
+/** One Authorization Request the AS must refuse, and the error codes RFC 6749 / 7636 / 9396 allow for it. */
+interface BadRequest {
+  readonly label: string;
+  readonly set: Record<string, string | undefined>;
+  readonly errors: readonly string[];
+}
+
+/** Whether `location` points at `redirectUri` (same origin and path; query and fragment aside). */
+function pointsAt(location: string | undefined, base: string, redirectUri: string): boolean {
+  if (location === undefined) return false;
+  try {
+    const to = new URL(location, base);
+    const ru = new URL(redirectUri);
+    return to.origin === ru.origin && to.pathname === ru.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends one Authorization Request over plain HTTP (no browser: an error answer needs none):
+ * the valid request of the client with its redirect_uri, state and PKCE, with `set` applied
+ * (undefined deletes a parameter). The harness's client never follows the redirect.
+ */
+async function sendAuthorize(
+  c: Ctx,
+  endpoint: string,
+  base: Record<string, string>,
+  set: Record<string, string | undefined>,
+  label: string,
+): Promise<HttpResponse> {
+  const url = new URL(endpoint);
+  for (const [k, val] of Object.entries({ ...base, ...set }))
+    if (val !== undefined) url.searchParams.set(k, val);
+  return c.http.get(url.href, { headers: { accept: "text/html" }, label });
 }
 
 /** The flow needs a declared authorization and an https authorization_endpoint. */
@@ -247,6 +285,239 @@ export const authorizationChecks = [
           await exchange({ ...redirected, redirectUri: other.href }, "the code with another redirect_uri"),
         );
       }
+    },
+  }),
+  defineCheck<VciProfile>({
+    id: "vci.authorization-request-errors",
+    title:
+      "bad Authorization Requests are refused: without client_id or with a redirect_uri the client may not use, never by redirect to it; other errors by redirect to the redirect_uri with the error (invalid_authorization_details for bad authorization_details) and the same state",
+    requirements: [
+      "VCI-AUTHZ-REQ-NO-REDIRECT",
+      "VCI-AUTHZ-REQ-ERROR-REDIRECT",
+      "VCI-AUTHZ-REQ-DETAILS-INVALID",
+    ],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      await needsFlow(c, v);
+      const a = c.profile.authorization!;
+      const as = await v.authorizationServer();
+      const endpoint = String(as.authorization_endpoint);
+      const redirectUri = String(c.provided.redirectUri);
+      const state = randomBytes(16).toString("base64url");
+      const { challenge, method } = pkce();
+      const meta = await v.metadata();
+      const locations = Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {};
+      const base: Record<string, string> = {
+        response_type: "code",
+        client_id: c.profile.clientId,
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: challenge,
+        code_challenge_method: method,
+        authorization_details: await v.authorizationDetails(a.configuration),
+      };
+
+      // A response_type the AS does not support: token unless its metadata lists it (RFC 8414).
+      const types = as.response_types_supported;
+      const unsupported = Array.isArray(types) && !types.includes("token") ? "token" : "idconform_unknown";
+      // RFC 6749 §4.1.2.1: no trustworthy client or redirect_uri, no redirect to it. Each also
+      // asks an unsupported response_type, so an AS that goes on has an error it would redirect.
+      const ru = new URL(redirectUri);
+      // The same URI in the other scheme, naming the real one in its query (a prefix test misses it).
+      const otherScheme = `${ru.protocol === "https:" ? "http:" : "https:"}${redirectUri.slice(ru.protocol.length).replace(/#.*$/, "")}${ru.search ? "&" : "?"}next=${redirectUri}`;
+      const untrusted: { label: string; set: Record<string, string | undefined>; to: string }[] = [
+        { label: "without client_id", set: { client_id: undefined }, to: redirectUri },
+        { label: "with an empty client_id", set: { client_id: "" }, to: redirectUri },
+        {
+          label: "with the redirect_uri in another scheme",
+          set: { redirect_uri: otherScheme },
+          to: otherScheme,
+        },
+        {
+          label: "with a fragment in the redirect_uri",
+          set: { redirect_uri: `${redirectUri}#idconform` },
+          to: redirectUri,
+        },
+        {
+          label: "with a redirect_uri of an unregistered host",
+          set: { redirect_uri: "https://redirect.idconform.invalid/callback" },
+          to: "https://redirect.idconform.invalid/callback",
+        },
+        // Not probed: the registered URI with more query. RFC 6749 §3.1.2.2 lets an AS that
+        // registered no full URI allow the query to vary, so refusing it is not required.
+      ];
+      await c.each("VCI-AUTHZ-REQ-NO-REDIRECT", untrusted, "Authorization Request", async (p) => {
+        const res = await sendAuthorize(
+          c,
+          endpoint,
+          base,
+          { response_type: unsupported, ...p.set },
+          `authorization request ${p.label}`,
+        );
+        const location = res.header("location");
+        if (res.status >= 300 && res.status < 400 && pointsAt(location, endpoint, p.to))
+          return {
+            expected: `an Authorization Request ${p.label}: an error page, no redirect to that redirect_uri`,
+            actual: `${res.status} to ${quote(location, 200)}`,
+            res,
+          };
+        return undefined;
+      });
+
+      // RFC 6749 §4.1.2.1: the client is known and its redirect_uri fine, so the error goes there.
+      const redirected = async (p: BadRequest): Promise<Details | undefined> => {
+        const res = await sendAuthorize(c, endpoint, base, p.set, `authorization request ${p.label}`);
+        const expected = `an Authorization Request ${p.label}: a redirect to ${redirectUri} with error ${p.errors.join(" or ")}, state and no code`;
+        const location = res.header("location");
+        if (!(res.status >= 300 && res.status < 400) || !pointsAt(location, endpoint, redirectUri))
+          return { expected, actual: `${said(res)}${location ? ` to ${quote(location, 200)}` : ""}`, res };
+        const back = new URL(location!, endpoint).searchParams;
+        const error = back.get("error");
+        if (error === null || !p.errors.includes(error) || back.get("state") !== state || back.has("code"))
+          return {
+            expected,
+            actual: `${res.status} with error ${quote(error)}, state ${back.get("state") === state ? "the same" : quote(back.get("state"))}${back.has("code") ? " and a code" : ""}`,
+            res,
+          };
+        return undefined;
+      };
+      const methods = as.code_challenge_methods_supported;
+      const bad: BadRequest[] = [
+        {
+          label: `with response_type=${unsupported}`,
+          set: { response_type: unsupported },
+          errors: ["unsupported_response_type", "unauthorized_client", "invalid_request"],
+        },
+        {
+          label: "without response_type",
+          set: { response_type: undefined },
+          errors: ["invalid_request", "unsupported_response_type"],
+        },
+        {
+          label: "with code_challenge_method=S257 (no such transformation)",
+          set: { code_challenge_method: "S257" },
+          errors: ["invalid_request"],
+        },
+        // Only when the metadata says which methods the AS supports, and plain is not one.
+        ...(Array.isArray(methods) && !methods.includes("plain")
+          ? [
+              {
+                label: "with code_challenge_method=plain (not in code_challenge_methods_supported)",
+                set: { code_challenge_method: "plain" },
+                errors: ["invalid_request"],
+              },
+            ]
+          : []),
+        {
+          label: "with authorization_details that are not JSON",
+          set: { authorization_details: "[{" },
+          errors: ["invalid_authorization_details", "invalid_request"],
+        },
+        {
+          label: "with authorization_details that are an object, not an array",
+          set: {
+            authorization_details: JSON.stringify({
+              type: v.ids.authorizationDetailsType,
+              credential_configuration_id: a.configuration,
+              ...locations,
+            }),
+          },
+          errors: ["invalid_authorization_details", "invalid_request"],
+        },
+      ];
+      await c.each("VCI-AUTHZ-REQ-ERROR-REDIRECT", bad, "bad Authorization Request", (p) => redirected(p));
+      // Errors the AS may also ignore (RFC 6749 §3.3: a default scope; an unknown issuer_state is
+      // not named as an error): judged only when answered by redirect, which then goes to the
+      // redirect_uri with the state, and never refuses the configuration's advertised scope.
+      const scope = (await v.configuration(a.configuration)).scope;
+      const optional: BadRequest[] = [
+        {
+          label: "with neither authorization_details nor scope",
+          set: { authorization_details: undefined },
+          errors: ["invalid_scope", "invalid_request"],
+        },
+        {
+          label: "with an issuer_state the issuer never gave",
+          set: { issuer_state: `idconform-unknown-${randomBytes(12).toString("base64url")}` },
+          errors: ["invalid_request", "access_denied", "invalid_scope", "invalid_authorization_details"],
+        },
+        ...(typeof scope === "string" && scope !== ""
+          ? [
+              {
+                label: `with scope ${scope} (the configuration's) and an issuer_state the issuer never gave`,
+                set: {
+                  authorization_details: undefined,
+                  scope,
+                  issuer_state: `idconform-unknown-${randomBytes(12).toString("base64url")}`,
+                },
+                errors: ["invalid_request", "access_denied"],
+              },
+            ]
+          : []),
+      ];
+      for (const p of optional) {
+        const got = await redirected(p);
+        if (
+          got?.res !== undefined &&
+          got.res.status >= 300 &&
+          got.res.status < 400 &&
+          pointsAt(got.res.header("location"), endpoint, redirectUri)
+        )
+          c.check("VCI-AUTHZ-REQ-ERROR-REDIRECT", false, got);
+        else if (got !== undefined)
+          c.note(`an Authorization Request ${p.label} was not refused by redirect: ${got.actual ?? ""}`);
+      }
+
+      // RFC 9396 §5: an unknown type, a missing or an unknown required field.
+      const detail = (d: Record<string, unknown>): string => JSON.stringify([{ ...d, ...locations }]);
+      const details: BadRequest[] = [
+        {
+          label: "with authorization_details of an unknown type",
+          set: {
+            authorization_details: detail({
+              type: "idconform_unknown_type",
+              credential_configuration_id: a.configuration,
+            }),
+          },
+          errors: ["invalid_authorization_details"],
+        },
+        {
+          label: "with authorization_details naming an unknown credential_configuration_id",
+          set: {
+            authorization_details: detail({
+              type: v.ids.authorizationDetailsType,
+              credential_configuration_id: `idconform-unknown-${randomBytes(6).toString("hex")}`,
+            }),
+          },
+          errors: ["invalid_authorization_details"],
+        },
+        {
+          label: "with authorization_details without credential_configuration_id",
+          set: { authorization_details: detail({ type: v.ids.authorizationDetailsType }) },
+          errors: ["invalid_authorization_details"],
+        },
+        {
+          label: "with authorization_details whose second entry names an unknown credential_configuration_id",
+          set: {
+            authorization_details: JSON.stringify([
+              {
+                type: v.ids.authorizationDetailsType,
+                credential_configuration_id: a.configuration,
+                ...locations,
+              },
+              {
+                type: v.ids.authorizationDetailsType,
+                credential_configuration_id: `idconform-unknown-${randomBytes(6).toString("hex")}`,
+                ...locations,
+              },
+            ]),
+          },
+          errors: ["invalid_authorization_details"],
+        },
+      ];
+      await c.each("VCI-AUTHZ-REQ-DETAILS-INVALID", details, "bad authorization_details", (p) =>
+        redirected(p),
+      );
     },
   }),
 ];
