@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
-import { AS_WELL_KNOWN, wellKnownUrl } from "../../../src/protocols/vci.js";
+import { AS_WELL_KNOWN, PRE_AUTHORIZED_GRANT, wellKnownUrl } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
 import {
   body,
@@ -23,6 +23,43 @@ const ENDPOINTS = [
 ];
 const BINDING = /^(jwk|cose_key|did:[a-z0-9]+)$/;
 const MAC = /^HS\d+$/;
+/** A well-formed language tag (RFC 5646 §2.1, loosely: subtags of 1 to 8 letters or digits). */
+const LANGUAGE_TAG = /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/i;
+
+/**
+ * Accept headers that do not prefer signed metadata (RFC 9110 §12.5.1: q=0 is "not acceptable",
+ * the most specific range gives a type its weight): each gets JSON, never application/jwt.
+ */
+const PREFER_JSON = [
+  "application/jwt;q=0, application/json",
+  "application/jwt;q=0, text/plain",
+  "application/json, application/jwt;q=0.5",
+  "application/jwt;q=0.5, application/json;q=0.8",
+  "application/jwt;q=0.5, */*",
+  "application/jwt;q=0.5, application/*",
+  "application/jwt;q=0.2, application/*;q=0.8, */*;q=0.1",
+];
+
+/** Accept headers that prefer application/jwt: an issuer offering signed metadata answers each with it. */
+const PREFER_JWT = [
+  "application/json;q=0.5, application/jwt",
+  "application/jwt;q=0.9, application/json;q=0.5",
+  "application/jwt;q=0.5, text/plain",
+  "text/plain, application/jwt;q=0.5",
+  "application/jwt, */*;q=0.1",
+  "*/*;q=0.1, application/jwt",
+  "Application/JWT",
+];
+
+/** Whether a response body is a compact JWS (signed metadata, whatever its Content-Type). */
+const looksSigned = (text: string): boolean => /^[\w-]+\.[\w-]*\.[\w-]*$/.test(text.trim());
+
+/** Whether a body (or its kept start) begins as a compact JWS does, not as JSON. */
+const startsSigned = (text: string): boolean => /^\s*[\w-]+\.[\w-]/.test(text);
+
+/** Whether a Vary header names Accept (or is `*`), RFC 9110 §12.5.5. */
+const variesOnAccept = (vary: string | undefined): boolean =>
+  (vary ?? "").split(",").some((t) => ["accept", "*"].includes(t.trim().toLowerCase()));
 
 const nonEmptyStrings = (v: unknown): boolean =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
@@ -51,13 +88,39 @@ function displayProblems(where: string, display: unknown, nameRequired: boolean)
     if (!isObject(d)) return void out.push(`${where}[${i}] is not an object`);
     if (nameRequired ? typeof d.name !== "string" : d.name !== undefined && typeof d.name !== "string")
       out.push(`${where}[${i}].name is ${nameRequired ? "missing or " : ""}not a string`);
+    if (d.locale !== undefined && !(typeof d.locale === "string" && LANGUAGE_TAG.test(d.locale)))
+      out.push(`${where}[${i}].locale ${quote(d.locale)} is not a language tag`);
+    for (const color of ["background_color", "text_color"])
+      if (d[color] !== undefined && !(typeof d[color] === "string" && d[color].trim() !== ""))
+        out.push(`${where}[${i}].${color} ${quote(d[color])} is not a color value`);
     for (const img of ["logo", "background_image"]) {
       const o = d[img];
       if (o !== undefined && !(isObject(o) && typeof o.uri === "string"))
         out.push(`${where}[${i}].${img} has no uri string`);
+      else if (o !== undefined && !URL.canParse(o.uri as string))
+        out.push(`${where}[${i}].${img}.uri ${quote(o.uri)} is not a URI`);
     }
   });
   return out;
+}
+
+/** A claim path element: a name, an array index or null (all elements of an array). */
+const pathElement = (e: unknown): boolean =>
+  typeof e === "string" || e === null || (Number.isInteger(e) && (e as number) >= 0);
+
+/** Shape problems of credential_metadata.claims: non-empty, each an object with a path and a well-formed display. */
+function claimsProblems(where: string, claims: unknown): string[] {
+  if (claims === undefined) return [];
+  if (!Array.isArray(claims) || claims.length === 0) return [`${where} is not a non-empty array`];
+  return claims.flatMap((cl, i) => {
+    if (!isObject(cl)) return [`${where}[${i}] is not an object`];
+    const path = cl.path;
+    const out =
+      Array.isArray(path) && path.length > 0 && path.every(pathElement)
+        ? []
+        : [`${where}[${i}].path ${quote(path ?? null)} is not a non-empty array of path elements`];
+    return [...out, ...displayProblems(`${where}[${i}].display`, cl.display, false)];
+  });
 }
 
 function encryptionProblems(m: Json): string[] {
@@ -92,6 +155,46 @@ function encryptionProblems(m: Json): string[] {
         out.push("credential_request_encryption.encryption_required is not a boolean");
     }
   }
+  return out;
+}
+
+/** RFC 8414 §2 / RFC 9396 §10 list members whose values are never empty lists of names. */
+const AS_LISTS = [
+  "response_types_supported",
+  "grant_types_supported",
+  "code_challenge_methods_supported",
+  "token_endpoint_auth_methods_supported",
+  "authorization_details_types_supported",
+];
+
+/** What an Authorization Server metadata document advertises wrongly (RFC 8414 §2, RFC 7636 §4.2). */
+function asListProblems(b: Json, preAuthorized: boolean): string[] {
+  const out: string[] = [];
+  for (const k of AS_LISTS)
+    if (b[k] !== undefined && !(nonEmptyStrings(b[k]) && (b[k] as string[]).every((x) => x !== "")))
+      out.push(`${k} ${quote(b[k])} is not a non-empty array of names`);
+  if (
+    b.scopes_supported !== undefined &&
+    !(Array.isArray(b.scopes_supported) && b.scopes_supported.every((x) => typeof x === "string" && x !== ""))
+  )
+    out.push(`scopes_supported ${quote(b.scopes_supported)} is not an array of scope values`);
+  const has = (k: string, x: string): boolean => Array.isArray(b[k]) && (b[k] as unknown[]).includes(x);
+  if (b.authorization_endpoint !== undefined && !has("response_types_supported", "code"))
+    out.push(
+      `an authorization_endpoint, but response_types_supported ${quote(b.response_types_supported ?? null)} lacks code`,
+    );
+  if (
+    preAuthorized &&
+    b.grant_types_supported !== undefined &&
+    !has("grant_types_supported", PRE_AUTHORIZED_GRANT)
+  )
+    out.push(
+      `the issuer makes pre-authorized offers, but grant_types_supported ${quote(b.grant_types_supported)} lacks ${PRE_AUTHORIZED_GRANT}`,
+    );
+  if (b.code_challenge_methods_supported !== undefined && !has("code_challenge_methods_supported", "S256"))
+    out.push(
+      `code_challenge_methods_supported ${quote(b.code_challenge_methods_supported)} lacks S256 (mandatory to implement)`,
+    );
   return out;
 }
 
@@ -132,6 +235,28 @@ export const metadataChecks = [
       c.require("VCI-META-JSON", isJsonType(res) && isObject(res.json), {
         expected: "a JSON object with Content-Type application/json",
         actual: `${res.header("content-type") ?? "(no Content-Type)"}${isObject(res.json) ? "" : `, body ${res.jsonError ?? "not an object"}`}`,
+      });
+      const signed: string[] = [];
+      for (const accept of PREFER_JSON) {
+        const r = await c.http.get(url, {
+          headers: { accept },
+          label: "issuer metadata, JSON preferred",
+          discardBody: true,
+        });
+        // Neither type acceptable (text/plain only): 406 or JSON (RFC 9110 §12.5.1), never the JWT.
+        const jsonAcceptable = !accept.endsWith("text/plain");
+        if ((jsonAcceptable && r.status !== 200) || isJwtType(r) || startsSigned(r.text))
+          signed.push(`Accept ${accept}: ${said(r)}`);
+      }
+      c.check("VCI-META-ACCEPT", signed.length === 0, {
+        expected:
+          "no signed metadata for an Accept that does not prefer application/jwt (200 with JSON where JSON is acceptable)",
+        actual: signed.join("; ") || "JSON each time",
+      });
+      const bare = await c.http.get(url, { label: "issuer metadata, no Accept", discardBody: true });
+      c.check("VCI-META-WELL-KNOWN", bare.status === 200, {
+        expected: `200 at ${url} without an Accept header (every type acceptable, RFC 9110 §12.5.1)`,
+        actual: said(bare),
       });
       const m = body(res);
       c.check("VCI-META-ISSUER-MATCH", m.credential_issuer === v.issuer, {
@@ -191,11 +316,16 @@ export const metadataChecks = [
         actual: dup.length > 0 ? `locale used twice in ${dup.join("; ")}` : "locales unique",
       });
       const shape = displays.flatMap(([where, d, nameRequired]) => displayProblems(where, d, nameRequired));
+      if (isObject(confs))
+        for (const [id, conf] of Object.entries(confs)) {
+          const cm = isObject(conf) ? conf.credential_metadata : undefined;
+          if (isObject(cm)) shape.push(...claimsProblems(`${id}.credential_metadata.claims`, cm.claims));
+        }
       noProblems(
         c,
         "VCI-META-DISPLAY-SHAPE",
         shape,
-        "non-empty display arrays; names where required; a uri in every logo and background_image",
+        "non-empty display arrays; names where required; language tags; color values; a URI in every logo and background_image; claims descriptions with a path",
       );
       const enc = encryptionProblems(m);
       noProblems(c, "VCI-META-ENCRYPTION-SHAPE", enc, "encryption objects with their REQUIRED members");
@@ -304,11 +434,13 @@ export const metadataChecks = [
     title:
       "signed metadata (Accept: application/jwt) is application/jwt with typ stdvci-issuer-metadata+jwt, an asymmetric alg, sub equal to the issuer, iat, and a signature by a trusted key",
     requirements: [
+      "VCI-META-ACCEPT",
       "VCI-META-SIGNED-CONTENT-TYPE",
       "VCI-META-SIGNED-TYP",
       "VCI-META-SIGNED-ALG",
       "VCI-META-SIGNED-SUB",
       "VCI-META-SIGNED-SIGNATURE",
+      "VCI-META-SIGNED-CLAIMS",
     ],
     async run(c: Ctx) {
       const v = new Vci(c);
@@ -318,12 +450,41 @@ export const metadataChecks = [
         label: "signed metadata",
       });
       const text = res.text.trim();
-      const looksJwt = /^[\w-]+\.[\w-]*\.[\w-]*$/.test(text);
-      if (res.status !== 200 || (!looksJwt && (isJsonType(res) || isObject(res.json))))
+      const looksJwt = looksSigned(text);
+      if (res.status !== 200 || (!looksJwt && (isJsonType(res) || isObject(res.json)))) {
+        // A profile that trusts metadata signing keys declares that the issuer signs its metadata.
+        if (c.profile.metadataKeys)
+          c.require("VCI-META-ACCEPT", false, {
+            expected: "signed metadata for Accept: application/jwt (the profile trusts metadataKeys for it)",
+            actual: said(res),
+          });
         c.skip(
           "the issuer answers Accept: application/jwt with plain JSON: it offers no signed metadata (a MAY)",
           "not-offered",
         );
+      }
+      const unsigned: string[] = [];
+      for (const accept of PREFER_JWT) {
+        const r = await c.http.get(v.metadataUrl(), {
+          headers: { accept },
+          label: "signed metadata, JWT preferred",
+          discardBody: true,
+        });
+        if (r.status !== 200 || !startsSigned(r.text)) unsigned.push(`Accept ${accept}: ${said(r)}`);
+      }
+      const json = await c.http.get(v.metadataUrl(), {
+        headers: { accept: "application/json" },
+        label: "issuer metadata",
+        discardBody: true,
+      });
+      const novary = [res, json]
+        .filter((r) => !variesOnAccept(r.header("vary")))
+        .map((r) => `${r === res ? "signed" : "JSON"} metadata with Vary ${quote(r.header("vary") ?? null)}`);
+      c.check("VCI-META-ACCEPT", unsigned.length === 0 && novary.length === 0, {
+        expected:
+          "signed metadata for every Accept that prefers application/jwt, and Vary: Accept on both forms (RFC 9110 §12.5.5)",
+        actual: [...unsigned, ...novary].join("; ") || "as expected",
+      });
       c.check("VCI-META-SIGNED-CONTENT-TYPE", isJwtType(res), {
         expected: "Content-Type application/jwt",
         actual: res.header("content-type") ?? "(none)",
@@ -352,6 +513,22 @@ export const metadataChecks = [
       c.check("VCI-META-SIGNED-SUB", claims.sub === v.issuer && Number.isInteger(claims.iat), {
         expected: `sub ${v.issuer} and an integer iat`,
         actual: `sub ${quote(claims.sub ?? null)}, iat ${quote(claims.iat ?? null)}`,
+      });
+      const m = await v.metadata();
+      const missing = Object.keys(m).filter((k) => claims[k] === undefined);
+      const differ = ["credential_issuer", "credential_endpoint"].filter(
+        (k) => m[k] !== undefined && claims[k] !== m[k],
+      );
+      c.check("VCI-META-SIGNED-CLAIMS", missing.length === 0 && differ.length === 0, {
+        expected:
+          "every parameter of the JSON metadata as a top-level claim, the same credential_issuer and credential_endpoint",
+        actual:
+          [
+            missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+            ...differ.map((k) => `${k} ${quote(claims[k] ?? null)}, not ${quote(m[k])}`),
+          ]
+            .filter(Boolean)
+            .join("; ") || "all there",
       });
       if (!c.profile.metadataKeys) {
         c.skipOnly(
@@ -388,7 +565,7 @@ export const metadataChecks = [
     id: "vci.authorization-server",
     title:
       "the Authorization Server metadata is at the RFC 8414 location of the issuer (or each authorization_servers entry) with a matching issuer and an https token_endpoint",
-    requirements: ["VCI-AS-DISCOVERY"],
+    requirements: ["VCI-AS-DISCOVERY", "VCI-AS-METADATA-LISTS"],
     async run(c: Ctx) {
       const v = new Vci(c);
       const m = await v.metadata();
@@ -409,6 +586,14 @@ export const metadataChecks = [
               ? `issuer ${quote(b.issuer ?? null)}, token_endpoint ${quote(b.token_endpoint ?? null)}`
               : said(res),
         });
+        // The test hook's offers always include a pre-authorized one (offers.trigger.kinds.preAuthorized).
+        if (res.status === 200)
+          noProblems(
+            c,
+            "VCI-AS-METADATA-LISTS",
+            asListProblems(b, c.profile.offers.trigger !== undefined).map((p) => `${id}: ${p}`),
+            "supported-value lists that name what the Authorization Server supports",
+          );
       }
     },
   }),

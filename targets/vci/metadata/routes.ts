@@ -21,11 +21,14 @@ function authorizationServerMetadata(ctx: VciContext): Record<string, unknown> {
     authorization_endpoint: endpoint(ctx, "authorize"),
     token_endpoint: endpoint(ctx, "token"),
     response_types_supported: ["code"],
-    grant_types_supported: ["authorization_code", PRE_AUTHORIZED_GRANT],
+    grant_types_supported: ctx.faults.has("as-grant-types-no-pre-authorized")
+      ? ["authorization_code"]
+      : ["authorization_code", PRE_AUTHORIZED_GRANT],
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_methods_supported: ["none"],
     "pre-authorized_grant_anonymous_access_supported": true,
     authorization_details_types_supported: [ctx.ids.authorizationDetailsType],
+    // Stryker disable next-line ArrayDeclaration: servers MAY leave supported scope values unadvertised (RFC 8414 §2 scopes_supported)
     scopes_supported: ["identity_sd_jwt", "identity_jwt_vc"],
   };
 }

@@ -7,12 +7,13 @@ import type { VciContext } from "../context.js";
  * `typ` from the identifier set, ES256 with the metadata key's `kid`; payload = every
  * metadata member plus `sub` (the issuer identifier), `iat` and `iss`. Faults: HS256 with a
  * random secret (`signed-metadata-mac`), a fresh key under the same kid (`signed-metadata-other-key`),
- * or a fresh key carried in the header's `jwk` (`signed-metadata-embedded-jwk`).
+ * or a fresh key carried in the header's `jwk` (`signed-metadata-embedded-jwk`); no metadata
+ * parameters in the payload (`signed-metadata-claims-missing`).
  */
 export async function signMetadata(ctx: VciContext, metadata: Record<string, unknown>): Promise<string> {
   const issuer = ctx.issuer();
   const typ = ctx.faults.has("signed-metadata-typ") ? "JWT" : ctx.ids.metadataJwtTyp;
-  const jwt = new SignJWT({ ...metadata })
+  const jwt = new SignJWT(ctx.faults.has("signed-metadata-claims-missing") ? {} : { ...metadata })
     .setIssuedAt()
     .setIssuer(issuer)
     .setSubject(ctx.faults.has("signed-metadata-sub") ? `${issuer}/` : issuer);
