@@ -16,6 +16,14 @@ const typeIs = (ex: ObservedExchange, t: string): boolean =>
 const errorOf = (ex: ObservedExchange): unknown =>
   ex.json !== null && typeof ex.json === "object" ? (ex.json as { error?: unknown }).error : undefined;
 const ALLOWED_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
+/** An absent error_description, or a string of the characters RFC 6749 §5.2 allows. */
+const descriptionOk = (ex: ObservedExchange): boolean => {
+  const d =
+    ex.json !== null && typeof ex.json === "object"
+      ? (ex.json as { error_description?: unknown }).error_description
+      : undefined;
+  return d === undefined || (typeof d === "string" && ALLOWED_DESCRIPTION.test(d));
+};
 
 /**
  * specs/000 rules about every response of an endpoint (every token response is no-store,
@@ -39,7 +47,8 @@ export const vciObservers = [
   }),
   defineObserver<VciProfile>({
     id: "vci.observe-token-errors",
-    title: "every token error is 400 application/json with an error string and Cache-Control: no-store",
+    title:
+      "every token error is 400 application/json with an error string, an error_description (if any) of the allowed characters and Cache-Control: no-store",
     requirement: "VCI-TOKEN-ERROR-FORMAT",
     applies: (ex) => ex.tags.includes(TAG.token) && ex.status >= 400 && ex.status < 500,
     judge: (ex) => {
@@ -51,12 +60,15 @@ export const vciObservers = [
           ? []
           : [`error ${quote(errorOf(ex) ?? null)}`]),
         ...(noStore(ex) ? [] : [`Cache-Control ${ex.header("cache-control") ?? "(none)"}`]),
+        // RFC 6749 §5.2: error_description MUST NOT include characters outside %x20-21 / %x23-5B / %x5D-7E.
+        ...(descriptionOk(ex) ? [] : ["error_description is no string of %x20-21 / %x23-5B / %x5D-7E"]),
       ];
       return problems.length === 0
         ? undefined
         : {
             message: `the token error answering ${ex.label ?? "a token request"} is not in the token error format`,
-            expected: "400 application/json with error, Cache-Control: no-store",
+            expected:
+              "400 application/json with error, error_description of allowed characters, Cache-Control: no-store",
             actual: problems.join("; "),
           };
     },

@@ -45,17 +45,31 @@ export const encryptionChecks = [
           "not-offered",
         );
       const supported = Array.isArray(e.enc_values_supported) ? e.enc_values_supported : [];
-      const replies: { enc: string; r: CredentialReply }[] = [];
-      for (const enc of WALLET_ENCS.filter((x) => supported.includes(x))) {
+      const encs = WALLET_ENCS.filter((x) => supported.includes(x));
+      // Every advertised enc the Wallet has, then the first once more with the key reduced to
+      // kty, crv, x and y: alg, use and kid are OPTIONAL JWK members (RFC 7517 §4), so the
+      // issuer must accept the bare key as well.
+      const { kty, crv, x, y } = asked.jwk as Json;
+      const asks = [
+        ...encs.map((enc) => ({ enc, jwk: asked.jwk, what: enc })),
+        ...encs.slice(0, 1).map((enc) => ({
+          enc,
+          jwk: { kty, crv, x, y },
+          what: `${enc}, the key without alg, use or kid`,
+        })),
+      ];
+      const replies: { enc: string; what: string; r: CredentialReply }[] = [];
+      for (const { enc, jwk, what } of asks) {
         const s = await session(v);
         const req = {
           ...(await goodRequest(v, s, await v.keyFor(s.conf))),
-          credential_response_encryption: { ...asked, enc },
+          credential_response_encryption: { jwk, enc },
         };
         replies.push({
           enc,
+          what,
           r: await v.credential(s.token, req, {
-            label: `credential request, response encrypted with ${enc}`,
+            label: `credential request, response encrypted with ${what}`,
           }),
         });
       }
@@ -80,15 +94,15 @@ export const encryptionChecks = [
             "dependency",
           );
       }
-      for (const { enc, r } of refused)
+      for (const { what, r } of refused)
         c.check("VCI-ENC-RESPONSE", false, {
-          expected: `200 for a valid request asking for an ECDH-ES response with ${enc}, which the metadata advertises`,
+          expected: `200 for a valid request asking for an ECDH-ES response with ${what}, which the metadata advertises`,
           actual: said(r.res),
           res: r.res,
         });
-      for (const { enc, r } of issued) {
+      for (const { enc, what, r } of issued) {
         c.check("VCI-ENC-RESPONSE", isJwtType(r.res), {
-          expected: `Content-Type application/jwt: the response encrypted as asked (${enc})`,
+          expected: `Content-Type application/jwt: the response encrypted as asked (${what})`,
           actual: `Content-Type ${r.res.header("content-type") ?? "absent"}, not encrypted: ${said(r.res)}`,
           res: r.res,
         });
@@ -106,7 +120,7 @@ export const encryptionChecks = [
         });
         if (r.decryptError === undefined && !Array.isArray(r.body.credentials))
           c.note(
-            `the decrypted ${enc} response has no credentials array (judged by VCI-CRED-RESPONSE-SHAPE in the issuance check)`,
+            `the decrypted ${what} response has no credentials array (judged by VCI-CRED-RESPONSE-SHAPE in the issuance check)`,
           );
       }
     },
@@ -114,7 +128,7 @@ export const encryptionChecks = [
   defineCheck<VciProfile>({
     id: "vci.encryption-required",
     title:
-      "an issuer with encryption_required true refuses a Credential Request without credential_response_encryption",
+      "an issuer with encryption_required true refuses a Credential Request without credential_response_encryption, or with one that gives no usable key or enc",
     requirements: ["VCI-ENC-REQUIRED"],
     async run(c) {
       const v = new Vci(c);
@@ -139,6 +153,37 @@ export const encryptionChecks = [
       const code = body(r.res).error;
       if (r.res.status === 400 && code !== "invalid_encryption_parameters")
         c.note(`refused with error ${quote(code)}, not invalid_encryption_parameters`);
+      // A member that gives no usable key or enc provides no encryption keys either: each is
+      // refused like an absent one (public §8.3.1: invalid_encryption_parameters, "invalid or missing").
+      const asked = await v.encryption();
+      const jwk = isObject(asked?.jwk) ? asked.jwk : {};
+      const enc = asked?.enc ?? "A128GCM";
+      const unusable: [string, unknown][] = [
+        ["null", null],
+        ["an enc that is no JWE enc value", { jwk, enc: "idc-no-such-enc" }],
+        ["no enc", { jwk }],
+        ["no jwk", { enc }],
+        [
+          "a symmetric (kty oct) jwk, no public key",
+          { jwk: { kty: "oct", k: "aWRjb25mb3JtLXN5bW1ldHJpYy1rZXk" }, enc },
+        ],
+        ["an EC jwk without its coordinates", { jwk: { kty: "EC", crv: "P-256" }, enc }],
+      ];
+      for (const [what, member] of unusable) {
+        const bad = await v.credential(
+          s.token,
+          { ...(await goodRequest(v, s, await v.keyFor(s.conf))), credential_response_encryption: member },
+          { encrypt: false, label: `credential request whose credential_response_encryption is ${what}` },
+        );
+        c.check("VCI-ENC-REQUIRED", bad.res.status === 400, {
+          expected: `400 (invalid_encryption_parameters) for credential_response_encryption with ${what}`,
+          actual: said(bad.res),
+          res: bad.res,
+        });
+        const badCode = body(bad.res).error;
+        if (bad.res.status === 400 && badCode !== "invalid_encryption_parameters")
+          c.note(`${what}: refused with error ${quote(badCode)}, not invalid_encryption_parameters`);
+      }
     },
   }),
 ];

