@@ -499,7 +499,7 @@ export class Vci {
   async credential(
     token: string | undefined,
     request: Json,
-    opts: { encrypt?: boolean; label?: string; url?: string } = {},
+    opts: { encrypt?: boolean; label?: string; url?: string; authorization?: string } = {},
   ): Promise<CredentialReply> {
     const url = opts.url ?? (await this.endpoint("credential_endpoint"));
     const enc = opts.encrypt === false ? undefined : await this.encryption();
@@ -509,7 +509,13 @@ export class Vci {
         : request;
     const res = await this.c.http.post(url, {
       json,
-      headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
+      // `authorization` gives the whole header value (`token` is then only for the caller's reading).
+      headers:
+        opts.authorization !== undefined
+          ? { authorization: opts.authorization }
+          : token !== undefined
+            ? { authorization: `Bearer ${token}` }
+            : {},
       label: opts.label ?? "credential request",
       ...(opts.url === undefined ? { tags: [TAG.credential] } : {}),
     });

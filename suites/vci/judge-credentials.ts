@@ -68,7 +68,12 @@ export async function judgeCredentials(c: Ctx, r: IssuedCredentials): Promise<vo
   r.values.forEach((value, i) => {
     const out = readCredential(r.conf, value, `credentials[${i}]`);
     formatProblems.push(...out.problems);
-    if (out.parsed) parsed.push(out.parsed);
+    if (out.parsed) {
+      parsed.push(out.parsed);
+      formatProblems.push(
+        ...claimProblems(r.conf, out.parsed, Date.now() / 1000).map((p) => `credentials[${i}]: ${p}`),
+      );
+    }
   });
   c.check("VCI-CRED-FORMAT", formatProblems.length === 0, {
     expected: `${r.id} credentials of format ${String(r.conf.format)}, well formed`,
@@ -96,6 +101,83 @@ export async function judgeCredentials(c: Ctx, r: IssuedCredentials): Promise<vo
     });
   }
   await judgeSignatures(c, r, parsed);
+}
+
+/** Leeway for the clocks of issuer and Wallet when judging a fresh credential's time claims. */
+const CLOCK_SKEW_SECONDS = 300;
+
+/** The contexts a W3C VC's `@context` starts with (VCDM 1.1 §4.1, VCDM 2.0 §4.3). */
+const VC_CONTEXTS = ["https://www.w3.org/2018/credentials/v1", "https://www.w3.org/ns/credentials/v2"];
+
+const isNonEmptyString = (x: unknown): x is string => typeof x === "string" && x !== "";
+
+/**
+ * What the format asks of every issued credential beyond its shape: the header `alg` is one the
+ * configuration names in credential_signing_alg_values_supported (public §8.3 metadata); the
+ * header typ of the format (dc+sd-jwt; for jwt_vc_json JWT when present); a fresh
+ * credential is valid now (RFC 7519 §4.1.4/§4.1.5: not expired, not yet-to-begin; iat not in the
+ * future); for jwt_vc_json the VCDM JWT encoding: `iss` (the issuer), `vc` with `@context`
+ * starting with the VCDM context, `type` including VerifiableCredential, a non-empty
+ * `credentialSubject`, whose `id`, when `sub` is there too, is `sub` (VCDM 1.1 §6.3.1).
+ */
+export function claimProblems(conf: Json, p: ParsedCredential, now: number): string[] {
+  const out: string[] = [];
+  const algs = conf.credential_signing_alg_values_supported;
+  if (Array.isArray(algs) && algs.length > 0 && algs.every((a) => typeof a === "string"))
+    if (!(algs as unknown[]).includes(p.header.alg))
+      out.push(`alg ${show(p.header.alg)} is not in credential_signing_alg_values_supported`);
+  const { iat, nbf, exp } = p.payload;
+  for (const [name, v] of [
+    ["iat", iat],
+    ["nbf", nbf],
+  ] as const) {
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v)) out.push(`${name} ${show(v)} is not a NumericDate`);
+    else if (v > now + CLOCK_SKEW_SECONDS)
+      out.push(`${name} ${v} lies in the future (now ${Math.floor(now)})`);
+  }
+  if (exp !== undefined) {
+    if (typeof exp !== "number" || !Number.isFinite(exp)) out.push(`exp ${show(exp)} is not a NumericDate`);
+    else if (exp <= now - CLOCK_SKEW_SECONDS)
+      out.push(`exp ${exp}: expired when issued (now ${Math.floor(now)})`);
+  }
+  const typ = p.header.typ;
+  if (p.format === "dc+sd-jwt") {
+    // SD-JWT VC §3.2.1: explicitly typed dc+sd-jwt (vc+sd-jwt during the transition it names).
+    if (typeof typ !== "string" || !["dc+sd-jwt", "vc+sd-jwt"].includes(typ.toLowerCase()))
+      out.push(`header typ ${show(typ)} is not dc+sd-jwt`);
+    return out;
+  }
+  // VCDM 1.1 §6.3.1: typ, if present, is JWT (VC-JOSE-COSE for VCDM 2.0: vc+jwt).
+  if (typ !== undefined && (typeof typ !== "string" || !["jwt", "vc+jwt"].includes(typ.toLowerCase())))
+    out.push(`header typ ${show(typ)} is neither JWT nor vc+jwt`);
+  if (!isNonEmptyString(p.payload.iss)) out.push(`iss ${show(p.payload.iss)} is no issuer`);
+  const vc = p.payload.vc;
+  if (typeof vc !== "object" || vc === null || Array.isArray(vc)) return out;
+  const v = vc as Json;
+  // A single value may stand for a one-item set (JSON-LD compaction).
+  const context: unknown = v["@context"];
+  const contexts: unknown[] = Array.isArray(context) ? context : [context];
+  if (!VC_CONTEXTS.includes(contexts[0] as string))
+    out.push(`vc.@context ${show(context)} does not start with ${VC_CONTEXTS.join(" or ")}`);
+  const type: unknown = v.type;
+  const types: unknown[] = Array.isArray(type) ? type : [type];
+  if (!types.includes("VerifiableCredential") || !types.every(isNonEmptyString))
+    out.push(`vc.type ${show(type)} is not a set of type names including VerifiableCredential`);
+  const subject = v.credentialSubject;
+  const subjects = Array.isArray(subject) ? subject : [subject];
+  const emptyOrNot =
+    subjects.length === 0 ||
+    subjects.some(
+      (x) => typeof x !== "object" || x === null || Array.isArray(x) || Object.keys(x).length === 0,
+    );
+  if (emptyOrNot) out.push(`vc.credentialSubject ${show(subject)} has no claims`);
+  else if (!Array.isArray(subject) && p.payload.sub !== undefined) {
+    const id = (subject as Json).id;
+    if (id !== undefined && id !== p.payload.sub)
+      out.push(`vc.credentialSubject.id ${show(id)} is not sub ${show(p.payload.sub)}`);
+  }
+  return out;
 }
 
 /** VCI-CRED-SIGNATURE over every readable credential; skipped only when none could be judged. */

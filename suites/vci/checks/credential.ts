@@ -325,4 +325,67 @@ export const credentialChecks = [
         c.note('the 401 for an unknown token does not say error="invalid_token" in its challenge');
     },
   }),
+  // A check of its own, so the verdicts of vci.credential-bearer stay as they are.
+  defineCheck<VciProfile>({
+    id: "vci.credential-bearer-syntax",
+    title:
+      "the Credential Endpoint takes the Bearer scheme in any case and with several spaces, refuses a header with more after the token, and answers a request without Bearer credentials with a challenge that names no error",
+    requirements: ["VCI-CRED-BEARER-SYNTAX"],
+    async run(c) {
+      const v = new Vci(c);
+      await baseline(v);
+      // Each variant on a fresh access token: an issuer may stop accepting a used one (Rules 9).
+      for (const [scheme, spaces] of [
+        ["bearer", " "],
+        ["BEARER", " "],
+        ["Bearer", "   "],
+      ] as const) {
+        const s = await session(v);
+        const header = `${scheme}${spaces}${s.token}`;
+        const r = await v.credential(s.token, await goodRequest(v, s, await v.keyFor(s.conf)), {
+          authorization: header,
+          label: `credential request with Authorization: ${scheme}${spaces === " " ? " " : " (3 spaces) "}<token>`,
+        });
+        c.check("VCI-CRED-BEARER-SYNTAX", r.res.status === 200, {
+          expected: `200: the auth-scheme is case-insensitive (RFC 7235 §2.1) and "Bearer" 1*SP b64token (RFC 6750 §2.1) allows ${spaces.length} space(s)`,
+          actual: said(r.res),
+          res: r.res,
+        });
+      }
+      const s = await session(v);
+      const trailing = await v.credential(s.token, await goodRequest(v, s, await v.keyFor(s.conf)), {
+        authorization: `Bearer ${s.token} ${stranger("x")}`,
+        label: "credential request with Authorization: Bearer <token> <more>",
+      });
+      c.check("VCI-CRED-BEARER-SYNTAX", trailing.res.status === 400 || trailing.res.status === 401, {
+        expected:
+          "400 or 401: a header with more after the token is no Bearer credential (RFC 6750 §2.1, §3.1)",
+        actual: said(trailing.res),
+        res: trailing.res,
+      });
+      for (const [what, authorization] of [
+        ["without an access token", undefined],
+        ["with Basic credentials", `Basic ${Buffer.from("wallet:secret").toString("base64")}`],
+      ] as const) {
+        const r = await v.credential(undefined, await goodRequest(v, s, await v.keyFor(s.conf)), {
+          ...(authorization !== undefined ? { authorization } : {}),
+          label: `credential request ${what}`,
+        });
+        const challenge = r.res.header("www-authenticate") ?? "";
+        // Status and challenge of a request without any credentials are VCI-CRED-BEARER-401's.
+        if (authorization === undefined && !(r.res.status === 401 && BEARER_CHALLENGE.test(challenge)))
+          continue;
+        c.check(
+          "VCI-CRED-BEARER-SYNTAX",
+          r.res.status === 401 && BEARER_CHALLENGE.test(challenge) && !/\berror\s*=/i.test(challenge),
+          {
+            expected:
+              "401 with a Bearer challenge naming no error (RFC 6750 §3: a challenge when no access token is given; §3.1: no error code when the request has no authentication information or another method)",
+            actual: `${said(r.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
+            res: r.res,
+          },
+        );
+      }
+    },
+  }),
 ];

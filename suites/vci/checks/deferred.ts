@@ -3,9 +3,12 @@ import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
 import { isError, needsProof, said, Vci, type CredentialReply, type Ctx } from "../client.js";
 import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
-import { credentialValues } from "../session.js";
+import { credentialValues, stranger } from "../session.js";
 
 const MAX_POLLS = 20;
+
+/** A Bearer challenge anywhere in a WWW-Authenticate value (several challenges may be comma-joined). */
+const BEARER_CHALLENGE = /(^|,)\s*bearer(\s|,|$)/i;
 
 const positive = (x: unknown): boolean => typeof x === "number" && Number.isFinite(x) && x > 0;
 
@@ -115,6 +118,91 @@ export const deferredChecks = [
         expected: "400 invalid_transaction_id",
         actual: again.res.status === 200 ? "200: delivered again" : said(again.res),
         res: again.res,
+      });
+    },
+  }),
+  // A check of its own, so the verdicts of vci.deferred stay as they are.
+  defineCheck<VciProfile>({
+    id: "vci.deferred-access",
+    title:
+      "the Deferred Credential Endpoint refuses a request without an access token or with one never issued (401 with a Bearer challenge), a transaction_id sent with another access token, and a request without transaction_id",
+    requirements: ["VCI-DEFERRED-TOKEN", "VCI-DEFERRED-OTHER-TOKEN", "VCI-DEFERRED-NO-ID"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const url = await v.endpoint("deferred_credential_endpoint");
+      const o = await v.offer("deferred");
+      const [id] = await v.usableConfigurations(o);
+      const conf = await v.configuration(id!);
+      const { token } = await v.accessToken(o);
+      const first = await v.credential(token, {
+        credential_configuration_id: id,
+        proofs: { jwt: [await v.proof(await v.keyFor(conf))] },
+      });
+      if (first.res.status === 200) c.skip("the deferred offer's credential was issued at once", "other");
+      const txId = first.body.transaction_id;
+      if (first.res.status !== 202 || typeof txId !== "string")
+        c.skip(
+          `the deferred Credential Request answered ${said(first.res)}: see VCI-DEFERRED-202`,
+          "dependency",
+        );
+      c.secret(txId, "TRANSACTION_ID");
+
+      const none = await v.credential(
+        undefined,
+        { transaction_id: txId },
+        { url, label: "deferred request without an access token" },
+      );
+      const challenge = none.res.header("www-authenticate") ?? "";
+      c.check("VCI-DEFERRED-TOKEN", none.res.status === 401 && BEARER_CHALLENGE.test(challenge), {
+        expected: "401 with WWW-Authenticate: Bearer ...",
+        actual: `${said(none.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
+        res: none.res,
+      });
+      const forged = stranger("idc");
+      c.secret(forged, "UNKNOWN_ACCESS_TOKEN");
+      const bad = await v.credential(
+        forged,
+        { transaction_id: txId },
+        { url, label: "deferred request with an access token never issued" },
+      );
+      const badChallenge = bad.res.header("www-authenticate") ?? "";
+      c.check("VCI-DEFERRED-TOKEN", bad.res.status === 401 && BEARER_CHALLENGE.test(badChallenge), {
+        expected: '401 with WWW-Authenticate: Bearer (RFC 6750: error="invalid_token")',
+        actual: `${said(bad.res)}; WWW-Authenticate ${badChallenge ? badChallenge.slice(0, 120) : "absent"}`,
+        res: bad.res,
+      });
+      if (bad.res.status === 401 && !/invalid_token/.test(badChallenge))
+        c.note('the 401 for an unknown token does not say error="invalid_token" in its challenge');
+
+      const missing = await v.credential(
+        token,
+        {},
+        { url, label: "deferred request without transaction_id" },
+      );
+      c.check(
+        "VCI-DEFERRED-NO-ID",
+        isError(missing.res, 400, "invalid_credential_request") ||
+          isError(missing.res, 400, "invalid_transaction_id"),
+        {
+          expected: "400 invalid_credential_request (or invalid_transaction_id)",
+          actual: said(missing.res),
+          res: missing.res,
+        },
+      );
+
+      // Last, since an issuer that serves it may count it as a poll of the transaction.
+      const other = await v.accessToken(await v.offer("preAuthorized"));
+      const foreign = await v.credential(
+        other.token,
+        { transaction_id: txId },
+        { url, label: "transaction_id with another access token" },
+      );
+      const status = foreign.res.status;
+      c.check("VCI-DEFERRED-OTHER-TOKEN", status >= 400 && status < 500, {
+        expected: "refused (4xx; public §9: 400 invalid_transaction_id)",
+        actual:
+          status === 200 || status === 202 ? `${status}: served to another access token` : said(foreign.res),
+        res: foreign.res,
       });
     },
   }),

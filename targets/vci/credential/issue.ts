@@ -6,10 +6,12 @@ import { jwtVcCredential } from "./jwt-vc.js";
 import { sdJwtCredential } from "./sd-jwt.js";
 
 /** A fresh key the issuer makes itself (the `credential-unbound` fault binds to it). */
+// Stryker disable all: runs only under the fault "credential-unbound"
 async function issuerMadeKey(): Promise<JWK> {
   const { publicKey } = await generateKeyPair("ES256", { extractable: true });
   return publicJwk({ ...(await exportJWK(publicKey)) });
 }
+// Stryker restore all
 
 /**
  * The `batch-tail-stale-key` fault: the issuer context with a credential key of its own under

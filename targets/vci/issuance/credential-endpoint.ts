@@ -6,7 +6,7 @@ import { credentialReply, credentialError } from "./responder.js";
 import { LIMITS } from "../limits.js";
 import { issueNotificationId, type AccessTokens } from "../oauth/access-tokens.js";
 import { issueCredentials } from "../credential/issue.js";
-import { bearerGrant } from "./bearer.js";
+import { bearerGrant, invalidToken } from "./bearer.js";
 import { readCredentialRequest } from "./credential-request.js";
 import type { DeferredStore } from "./deferred-store.js";
 import type { Nonces } from "./nonces.js";
@@ -50,6 +50,14 @@ export function credentialEndpoint(deps: CredentialDeps) {
   const { ctx } = deps;
   return async (c: Context): Promise<Response> => {
     try {
+      // The `bearer-scheme-case-sensitive` fault takes the scheme only as "Bearer".
+      // Stryker disable all: runs only under the fault "bearer-scheme-case-sensitive"
+      if (
+        ctx.faults.has("bearer-scheme-case-sensitive") &&
+        !/^Bearer /.test(c.req.header("authorization") ?? "Bearer ")
+      )
+        throw invalidToken("the access token is unknown or expired");
+      // Stryker restore all
       // Stryker disable next-line ObjectLiteral: equivalent in a clean run: both options are false unless the no-token-400 or bad-token-accepted fault is on
       const grant = bearerGrant(c.req.header("authorization"), deps.tokens, {
         missingIs400: ctx.faults.has("no-token-400"),

