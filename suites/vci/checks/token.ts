@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import { PRE_AUTHORIZED_GRANT } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
-import { body, isError, isObject, said, Vci, type Ctx } from "../client.js";
+import { body, isError, isObject, said, Vci, type Ctx, type ReceivedOffer } from "../client.js";
 
 /** Decides `requirement`: a 400 token error with code `error` (its format is observed on every token error). */
 function refused(c: Ctx, requirement: string, res: HttpResponse, error: string): void {
@@ -14,6 +16,26 @@ function wrongCode(code: string): string {
   const last = code.at(-1) ?? "0";
   const next = /\d/.test(last) ? String((Number(last) + 1) % 10) : last === "a" ? "b" : "a";
   return `${code.slice(0, -1)}${next}`;
+}
+
+/**
+ * Why the tx_code the End-User got for `o` does not fit the offer's tx_code object (specs/000
+ * Grant parameters: input_mode `numeric`, the default, is digits only; length is the code's
+ * length), or undefined when it fits or there is nothing to compare.
+ */
+function txCodeMisfit(o: ReceivedOffer): string | undefined {
+  const code = o.txCode;
+  const offer = isObject(o.offer) ? o.offer : {};
+  const grants = isObject(offer.grants) ? offer.grants : {};
+  const pre = grants[PRE_AUTHORIZED_GRANT];
+  const tx = isObject(pre) ? pre.tx_code : undefined;
+  if (code === undefined || !isObject(tx)) return undefined;
+  const mode = tx.input_mode ?? "numeric";
+  if (mode === "numeric" && !/^[0-9]+$/.test(code))
+    return `tx_code ${quote(code, 60)} is not all digits, though input_mode is numeric`;
+  if (Number.isInteger(tx.length) && [...code].length !== tx.length)
+    return `tx_code of ${[...code].length} characters, though length is ${String(tx.length)}`;
+  return undefined;
 }
 
 /** specs/000 Endpoints: Token Endpoint; Token Request and Response; Errors; public §6. */
@@ -97,8 +119,8 @@ export const tokenChecks = [
   defineCheck<VciProfile>({
     id: "vci.token.tx-code",
     title:
-      "the tx_code of an offer is enforced: missing gives invalid_request, wrong gives invalid_grant, right gives a token",
-    requirements: ["VCI-TOKEN-TX-MISSING", "VCI-TOKEN-TX-WRONG"],
+      "the tx_code of an offer is enforced: missing gives invalid_request, wrong (of either length) gives invalid_grant, right gives a token; every tx_code fits its offer's input_mode and length",
+    requirements: ["VCI-TOKEN-TX-MISSING", "VCI-TOKEN-TX-WRONG", "VCI-OFFER-TX-CODE"],
     async run(c: Ctx) {
       const v = new Vci(c);
       const baseline = await v.offer("txCode");
@@ -120,6 +142,14 @@ export const tokenChecks = [
         "a wrong tx_code",
       );
       refused(c, "VCI-TOKEN-TX-WRONG", wrong, "invalid_grant");
+      // A code one character longer is as wrong (public §6.3: a wrong tx_code is invalid_grant,
+      // whatever its length; length in the offer only helps the Wallet render its input).
+      refused(
+        c,
+        "VCI-TOKEN-TX-WRONG",
+        await v.token(v.preAuthorizedForm(forWrong, { tx_code: `${right}0` }), "a tx_code one digit longer"),
+        "invalid_grant",
+      );
       // The tx_code of another live offer is as wrong for this one as a made-up one.
       const mine = await v.offer("txCode");
       const theirs = await v.offer("txCode");
@@ -137,6 +167,13 @@ export const tokenChecks = [
           ),
           "invalid_grant",
         );
+      // What the End-User is told to type fits what the offer says of it (Grant parameters).
+      const misfits = [baseline, forMissing, forWrong, mine, theirs].flatMap((o) => txCodeMisfit(o) ?? []);
+      c.check("VCI-OFFER-TX-CODE", misfits.length === 0, {
+        expected:
+          "every tx_code fits its offer's tx_code object (numeric: digits only; length: that many characters)",
+        actual: misfits.length === 0 ? "every tx_code fits" : misfits.join("; "),
+      });
     },
   }),
 
@@ -175,7 +212,7 @@ export const tokenChecks = [
   defineCheck<VciProfile>({
     id: "vci.token.malformed",
     title:
-      "a Token Request without grant_type, or without (or with an empty) pre-authorized_code, gives 400 invalid_request; an unsupported grant_type gives 400 unsupported_grant_type",
+      "a Token Request without grant_type, without (or with an empty) pre-authorized_code, or an authorization_code one without (or with an empty) code, gives 400 invalid_request; an unsupported grant_type gives 400 unsupported_grant_type",
     requirements: ["VCI-TOKEN-MALFORMED"],
     async run(c: Ctx) {
       const v = new Vci(c);
@@ -198,6 +235,35 @@ export const tokenChecks = [
         c,
         "VCI-TOKEN-MALFORMED",
         await v.token({ ...noCode, "pre-authorized_code": "" }, "an empty pre-authorized_code"),
+        "invalid_request",
+      );
+      // An authorization_code request without its code (RFC 6749 §4.1.3: code REQUIRED), when
+      // the AS says it supports that grant: no code to judge, so only invalid_request fits.
+      const as = await v.authorizationServer();
+      const grants = as.grant_types_supported;
+      if (!Array.isArray(grants) || !grants.includes("authorization_code")) {
+        c.note(
+          "grant_types_supported does not list authorization_code; no code exchange was sent without its code",
+        );
+        return;
+      }
+      const redirect = c.provided.redirectUri;
+      const exchange = {
+        grant_type: "authorization_code",
+        code_verifier: randomBytes(32).toString("base64url"),
+        redirect_uri: typeof redirect === "string" ? redirect : "https://127.0.0.1/idconform-callback",
+        client_id: c.profile.clientId,
+      };
+      refused(
+        c,
+        "VCI-TOKEN-MALFORMED",
+        await v.token(exchange, "an authorization_code Token Request without code"),
+        "invalid_request",
+      );
+      refused(
+        c,
+        "VCI-TOKEN-MALFORMED",
+        await v.token({ ...exchange, code: "" }, "an authorization_code Token Request with an empty code"),
         "invalid_request",
       );
     },
@@ -234,6 +300,56 @@ export const tokenChecks = [
           actual: quote(ad ?? null, 300),
         },
       );
+    },
+  }),
+
+  defineCheck<VciProfile>({
+    id: "vci.token.details-not-offered",
+    title:
+      "a pre-authorized Token Request whose authorization_details name a configuration the offer did not contain does not get it granted",
+    requirements: ["VCI-TOKEN-DETAILS-OFFERED"],
+    async run(c: Ctx) {
+      const v = new Vci(c);
+      const all = (await v.metadata()).credential_configurations_supported;
+      const known = isObject(all) ? Object.keys(all) : [];
+      // The first pre-authorized offer kind the profile gives that leaves a configuration out.
+      let found: { o: ReceivedOffer; other: string } | undefined;
+      const kinds = (["preAuthorized", "byValue", "txCode", "deferred"] as const).filter(
+        (k) => c.profile.offers.trigger?.kinds[k] !== undefined,
+      );
+      for (const kind of kinds) {
+        const o = await v.offer(kind);
+        const other = known.find((id) => !o.shape.configurationIds.includes(id));
+        if (other !== undefined && o.shape.preAuthorizedCode) {
+          found = { o, other };
+          break;
+        }
+      }
+      if (found === undefined)
+        c.skip(
+          "no pre-authorized offer the profile gives leaves out a configuration of the metadata",
+          "other",
+        );
+      const { o, other } = found;
+      // Next to one the offer does contain, when there is one: the unoffered one stays unoffered.
+      const offered = o.shape.configurationIds.find((id) => known.includes(id));
+      const asked = [...(offered === undefined ? [] : [offered]), other];
+      const entries = await Promise.all(
+        asked.map(async (id) => JSON.parse(await v.authorizationDetails(id)) as unknown[]),
+      );
+      const res = await v.token(
+        v.preAuthorizedForm(o, { authorization_details: JSON.stringify(entries.flat()) }),
+        `authorization_details for ${asked.join(" and ")}; the offer does not contain ${other}`,
+      );
+      const ad = body(res).authorization_details;
+      const granted =
+        res.status === 200 &&
+        Array.isArray(ad) &&
+        ad.some((d) => isObject(d) && d.credential_configuration_id === other);
+      c.check("VCI-TOKEN-DETAILS-OFFERED", !granted, {
+        expected: `${other} not granted (an error, or authorization_details without it)`,
+        actual: res.status === 200 ? `200 with authorization_details ${quote(ad ?? null, 300)}` : said(res),
+      });
     },
   }),
 ];
