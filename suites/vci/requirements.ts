@@ -26,8 +26,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-META-ACCEPT",
     level: "SHOULD",
-    source: `${D} Endpoints: Credential Issuer Metadata endpoint (the issuer SHOULD match the requested Accept)`,
-    text: "a request with Accept: application/json is not answered with signed metadata (application/jwt)",
+    source: `${D} Endpoints: Credential Issuer Metadata endpoint (the issuer SHOULD match the requested Accept); public: RFC 9110 §12.5.1 (weights, q=0 not acceptable, the most specific range counts), §12.5.5 (Vary)`,
+    text: "a request whose Accept does not prefer application/jwt (application/json, application/jwt;q=0, a higher weight for JSON, directly or through a wildcard) is not answered with signed metadata; an issuer that signs its metadata (or whose profile trusts metadataKeys) answers every Accept preferring application/jwt with it, and both forms carry Vary: Accept",
   },
   {
     id: "VCI-META-ISSUER-MATCH",
@@ -92,8 +92,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-META-DISPLAY-SHAPE",
     level: "MUST",
-    source: `${D} Resources: Credential Issuer Metadata (display: non-empty array, logo.uri REQUIRED); credential_metadata.display (name REQUIRED)`,
-    text: "display arrays are non-empty, credential display objects have a name, and every logo or background_image has a uri",
+    source: `${D} Resources: Credential Issuer Metadata (display: non-empty array, locale a BCP47 tag, logo.uri REQUIRED); credential_metadata.display (name REQUIRED, background_color a CSS color value); credential_metadata.claims (non-empty array of claims descriptions with path); RFC 5646 §2.1`,
+    text: "display arrays are non-empty, credential display objects have a name, locales are language tags, colors are non-empty, every logo or background_image has a URI, and claims descriptions are objects with a non-empty path",
   },
   {
     id: "VCI-META-ENCRYPTION-SHAPE",
@@ -200,8 +200,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-OFFER-TX-CODE",
     level: "MUST",
-    source: `${D} Grant parameters (tx_code: input_mode numeric or text, length integer, description at most 300 characters); Limits`,
-    text: "tx_code has input_mode numeric or text, an integer length and a description of at most 300 characters, each when present",
+    source: `${D} Grant parameters (tx_code: input_mode numeric (digits only, the default) or text, length integer (the code's length), description at most 300 characters); Limits`,
+    text: "tx_code has input_mode numeric or text, an integer length and a description of at most 300 characters, each when present; the tx_code given for the offer fits them (numeric: digits only; length: that many characters)",
   },
   {
     id: "VCI-OFFER-AUTH-SERVER",
@@ -226,8 +226,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-TOKEN-ERROR-FORMAT",
     level: "MUST",
-    source: `${D} Errors (token errors: 400 JSON with error, Cache-Control: no-store)`,
-    text: "token errors are 400 JSON objects with an error string and Cache-Control: no-store",
+    source: `${D} Errors (token errors: 400 JSON with error, Cache-Control: no-store); RFC 6749 §5.2 (error_description: %x20-21 / %x23-5B / %x5D-7E only)`,
+    text: "token errors are 400 JSON objects with an error string, an error_description (if any) of the allowed characters, and Cache-Control: no-store",
   },
   {
     id: "VCI-TOKEN-CODE-REPLAY",
@@ -368,8 +368,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-CRED-FORMAT",
     level: "MUST",
-    source: `${D} Resources: configuration object (format); ${pub("§8.3")}`,
-    text: "each credential is of its configuration's format (a dc+sd-jwt SD-JWT with vct and matching disclosures, or a jwt_vc_json JWT with vc)",
+    source: `${D} Resources: configuration object (format, credential_signing_alg_values_supported); ${pub("§8.3")}; public: SD-JWT VC §3.2.1 (typ dc+sd-jwt), VCDM 1.1 §4.1 and §6.3.1 (the JWT encoding of jwt_vc_json), RFC 7519 §4.1 (iat, nbf, exp)`,
+    text: "each credential is of its configuration's format (a dc+sd-jwt SD-JWT with vct and matching disclosures, or a jwt_vc_json JWT with iss and a vc whose @context starts with the VCDM context, whose type includes VerifiableCredential and whose credentialSubject is not empty), signed with an algorithm the configuration lists, with its typ, and with no iat or nbf in the future and no exp past (300 s leeway)",
   },
   {
     id: "VCI-CRED-BOUND-TO-PROOF",
@@ -510,8 +510,8 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-ENC-REQUIRED",
     level: "MUST",
-    source: `${D} Resources: Credential Issuer Metadata (credential_response_encryption.encryption_required: the Wallet MUST provide keys in every request)`,
-    text: "an issuer with encryption_required true refuses a Credential Request without credential_response_encryption",
+    source: `${D} Resources: Credential Issuer Metadata (credential_response_encryption.encryption_required: the Wallet MUST provide keys in every request), Credential Request (jwk: one public JWK, enc REQUIRED); ${pub("§8.3.1")} (invalid_encryption_parameters: invalid or missing)`,
+    text: "an issuer with encryption_required true refuses a Credential Request without credential_response_encryption, or with one that gives no usable public key or enc",
   },
 
   // Deferred (public §9)
@@ -586,7 +586,71 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-TOKEN-MALFORMED",
     level: "MUST",
-    source: `${D} Errors (Token Request invalid: OAuth 2.0 token error format); RFC 6749 §5.2 (a missing parameter: invalid_request; a grant type the AS does not support: unsupported_grant_type), §3.1 (an empty parameter counts as omitted)`,
-    text: "a Token Request without grant_type, or a pre-authorized one without (or with an empty) pre-authorized_code, is refused with 400 invalid_request, and one with a grant_type the AS does not support with 400 unsupported_grant_type",
+    source: `${D} Errors (Token Request invalid: OAuth 2.0 token error format); RFC 6749 §5.2 (a missing parameter: invalid_request; a grant type the AS does not support: unsupported_grant_type), §3.1 (an empty parameter counts as omitted), §4.1.3 (code REQUIRED)`,
+    text: "a Token Request without grant_type, a pre-authorized one without (or with an empty) pre-authorized_code, or (when the AS lists authorization_code) an authorization_code one without (or with an empty) code, is refused with 400 invalid_request, and one with a grant_type the AS does not support with 400 unsupported_grant_type",
+  },
+  {
+    id: "VCI-AUTHZ-REQ-NO-REDIRECT",
+    level: "MUST",
+    source: `${D} Rules 4 (Authorization Endpoint as in OAuth 2.0); RFC 6749 §4.1.2.1 (a missing or invalid client_id or redirect_uri: MUST NOT redirect to it), §3.1 (an empty parameter counts as omitted), §3.1.2 (no fragment in a redirection URI)`,
+    text: "an Authorization Request without client_id, or with a redirect_uri the client may not use (another scheme, a fragment, an unregistered URI), is not redirected to that redirect_uri, even when it has other errors",
+  },
+  {
+    id: "VCI-AUTHZ-REQ-ERROR-REDIRECT",
+    level: "MUST",
+    source: `${D} Rules 4 (Authorization Endpoint as in OAuth 2.0); RFC 6749 §4.1.2.1 (other errors go to the redirect_uri with error and the request's state), §3.3 (no scope: a default or invalid_scope); RFC 7636 §4.4.1 (an unsupported code_challenge_method: invalid_request); RFC 9396 §5`,
+    text: "an Authorization Request from the client, with its redirect_uri, but a response_type or code_challenge_method the AS does not support, or authorization_details that are no JSON array, is redirected to the redirect_uri with an error (unsupported_response_type / invalid_request / invalid_authorization_details), the same state and no code; one the AS may also accept (no scope, an unknown issuer_state), when refused by redirect, likewise, and the configuration's own scope is never refused as invalid_scope",
+  },
+  {
+    id: "VCI-AUTHZ-REQ-DETAILS-INVALID",
+    level: "MUST",
+    source: `${D} Rules 3 and 11 (authorization_details of type std_credential); RFC 9396 §5 (an unknown type, missing required fields or invalid values: MUST answer invalid_authorization_details); RFC 6749 §4.1.2.1`,
+    text: "an Authorization Request whose authorization_details has an unknown type, an unknown credential_configuration_id or none, is redirected to the redirect_uri with error invalid_authorization_details, the same state and no code",
+  },
+  {
+    id: "VCI-DEFERRED-TOKEN",
+    level: "MUST",
+    source: `${pub("§9 (the Deferred Credential Request is sent with the access token)")}; ${pub("§8.3.1")} (RFC 6750 §3: invalid_token 401 with WWW-Authenticate)`,
+    text: "a Deferred Credential Request without an access token, or with one the issuer never issued, is refused with 401 and a WWW-Authenticate: Bearer challenge",
+  },
+  {
+    id: "VCI-DEFERRED-OTHER-TOKEN",
+    level: "MUST",
+    source: pub(
+      "§9 (POST with the access token of the issuance; a transaction_id the issuer does not know for it: 400 invalid_transaction_id)",
+    ),
+    text: "a transaction_id sent with another valid access token than the one whose Credential Request made it is refused (4xx), never answered 200 or 202",
+  },
+  {
+    id: "VCI-DEFERRED-NO-ID",
+    level: "MUST",
+    source: pub(
+      "§9 (transaction_id REQUIRED in the Deferred Credential Request); §8.3.1 (request errors: 400 JSON with error)",
+    ),
+    text: "a Deferred Credential Request without transaction_id is refused with 400 invalid_credential_request (or invalid_transaction_id)",
+  },
+  {
+    id: "VCI-META-SIGNED-CLAIMS",
+    level: "MUST",
+    source: `${D} Resources: Signed Credential Issuer Metadata (payload: all metadata parameters as top-level claims)`,
+    text: "signed metadata carries every parameter of the JSON metadata as a top-level claim, with the same credential_issuer and credential_endpoint",
+  },
+  {
+    id: "VCI-TOKEN-DETAILS-OFFERED",
+    level: "MUST",
+    source: `${D} Rules 5 (the pre-authorized code stands for the offered configurations the issuer collected consent for); Grant parameters; Token Response additions (authorization_details as granted)`,
+    text: "a pre-authorized Token Request whose authorization_details name a configuration its offer did not contain does not get that configuration granted (an error, or authorization_details without it)",
+  },
+  {
+    id: "VCI-CRED-BEARER-SYNTAX",
+    level: "SHOULD",
+    source: `${D} Authentication 1 (Bearer token in the Authorization header); RFC 7235 §2.1 (the auth-scheme is case-insensitive); RFC 6750 §2.1 ("Bearer" 1*SP b64token), §3 (a challenge when the request has no access token), §3.1 (no error code when the request has no authentication information or uses another method)`,
+    text: "the Credential Endpoint accepts the Bearer scheme in any case and with several spaces before the token, refuses a header with more after the token (400 or 401), and answers a request without Bearer credentials (none, or Basic) with 401 and a Bearer challenge naming no error",
+  },
+  {
+    id: "VCI-AS-METADATA-LISTS",
+    level: "MUST",
+    source: `${D} Resources: Credential Issuer Metadata (the Wallet may select an Authorization Server by grant_types_supported); public: RFC 8414 §2 (response_types_supported REQUIRED; the *_supported members list the values the server supports), RFC 7636 §4.2 (S256 mandatory to implement on the server), RFC 9396 §10`,
+    text: "the Authorization Server metadata's supported-value lists are non-empty arrays of names (scopes_supported an array of scope values), response_types_supported lists code when there is an authorization_endpoint, grant_types_supported (when present) lists the pre-authorized code grant of the issuer's offers, and code_challenge_methods_supported (when present) lists S256",
   },
 ]);

@@ -267,7 +267,8 @@ export const faults = [
     id: "no-token-400",
     description:
       'a credential request without token answers 400 {error:"invalid_request"}, no WWW-Authenticate',
-    breaks: ["VCI-CRED-BEARER-401"],
+    // A request with Basic credentials has no token either (VCI-CRED-BEARER-SYNTAX judges it).
+    breaks: ["VCI-CRED-BEARER-401", "VCI-CRED-BEARER-SYNTAX"],
   },
   {
     id: "bad-token-accepted",
@@ -576,6 +577,70 @@ export const faults = [
     description:
       "a Token Request with a grant_type the AS does not support is refused 400 invalid_request instead of unsupported_grant_type",
     breaks: ["VCI-TOKEN-MALFORMED"],
+  },
+  {
+    id: "authorize-error-open-redirect",
+    description:
+      "an Authorization Request without client_id, or with a redirect_uri that is not an allowed loopback URI but parses as a URL, is refused by a redirect to that redirect_uri (error and state)",
+    breaks: ["VCI-AUTHZ-REQ-NO-REDIRECT"],
+  },
+  {
+    id: "authorize-error-no-state",
+    description: "error redirects from the Authorization Endpoint leave out the request's state",
+    breaks: ["VCI-AUTHZ-REQ-ERROR-REDIRECT", "VCI-AUTHZ-REQ-DETAILS-INVALID"],
+  },
+  {
+    id: "authorization-details-invalid-request",
+    description:
+      "bad authorization_details in an Authorization Request are answered with error invalid_request instead of invalid_authorization_details",
+    breaks: ["VCI-AUTHZ-REQ-DETAILS-INVALID"],
+  },
+  {
+    id: "deferred-any-token",
+    description:
+      "the deferred endpoint looks at no access token: a transaction_id is served without one, or with one never issued",
+    breaks: ["VCI-DEFERRED-TOKEN"],
+  },
+  {
+    id: "deferred-other-token",
+    description:
+      "the deferred endpoint serves a transaction_id to any valid access token, not only to the one that made it",
+    breaks: ["VCI-DEFERRED-OTHER-TOKEN"],
+  },
+  {
+    id: "deferred-id-optional",
+    description:
+      "a Deferred Credential Request without transaction_id is answered 202 (pending) with an interval",
+    breaks: ["VCI-DEFERRED-NO-ID"],
+  },
+  {
+    id: "signed-metadata-claims-missing",
+    description: "signed metadata carries only sub, iat and iss, none of the metadata parameters",
+    breaks: ["VCI-META-SIGNED-CLAIMS"],
+  },
+  {
+    id: "details-unoffered-granted",
+    description:
+      "a pre-authorized Token Request gets any configuration its authorization_details name, offered or not",
+    breaks: ["VCI-TOKEN-DETAILS-OFFERED"],
+  },
+  {
+    id: "as-grant-types-no-pre-authorized",
+    description:
+      "AS metadata grant_types_supported lists only authorization_code, not the pre-authorized code grant its offers use",
+    breaks: ["VCI-AS-METADATA-LISTS"],
+  },
+  {
+    id: "bearer-scheme-case-sensitive",
+    description:
+      'the credential endpoint takes the Authorization scheme only as "Bearer": "bearer <token>" or "BEARER <token>" is refused 401 invalid_token',
+    breaks: ["VCI-CRED-BEARER-SYNTAX"],
+  },
+  {
+    id: "offer-value-unencoded",
+    description:
+      "the credential_offer of an invocation by value is the offer's JSON as is, not URL-encoded (braces, quotes and colons raw)",
+    breaks: ["VCI-OFFER-MEMBERS"],
   },
 ] as const satisfies readonly FaultDef[];
 
