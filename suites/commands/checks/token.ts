@@ -178,6 +178,8 @@ export const tokenChecks = [
           tenant: k.tenantFor("tokens"),
           claims: { metadata: {} },
           label: "metadata_async",
+          // A command the RP must refuse: its answer is judged here, not as an account command's.
+          tags: ["attack"],
         })
       ).res;
       c.check(
