@@ -16,8 +16,14 @@ const positive = (x: unknown): boolean => typeof x === "number" && Number.isFini
 function wait(seconds: number, until: number, signal: AbortSignal): Promise<void> {
   const ms = Math.min(Math.max(seconds, 0) * 1000, Math.max(0, until - Date.now()));
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    // The listener goes when the wait ends, so polls do not pile listeners on the check's signal.
+    const done = (): void => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }
 
