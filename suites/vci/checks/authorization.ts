@@ -37,15 +37,7 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
   }
   const url = new URL(String(as.authorization_endpoint));
   if (issuerState !== undefined) url.searchParams.set("issuer_state", issuerState);
-  for (const [k, val] of Object.entries({
-    response_type: "code",
-    client_id: c.profile.clientId,
-    redirect_uri: redirectUri,
-    state,
-    code_challenge: challenge,
-    code_challenge_method: method,
-    authorization_details: await v.authorizationDetails(a.configuration),
-  }))
+  for (const [k, val] of Object.entries(await requestParams(c, v, { redirectUri, state, challenge, method })))
     url.searchParams.set(k, val);
   const secrets = a.steps.flatMap((s) => ("fill" in s && s.fill.value.length >= 4 ? [s.fill.value] : []));
   for (const s of secrets) c.secret(s, "BROWSER_INPUT");
@@ -104,6 +96,23 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
         : error !== null
           ? `redirect from ${from} with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`
           : `redirect from ${from} with no code`,
+  };
+}
+
+/** The parameters of the client's valid Authorization Request for the profile's configuration. */
+async function requestParams(
+  c: Ctx,
+  v: Vci,
+  o: { redirectUri: string; state: string; challenge: string; method: string },
+): Promise<Record<string, string>> {
+  return {
+    response_type: "code",
+    client_id: c.profile.clientId,
+    redirect_uri: o.redirectUri,
+    state: o.state,
+    code_challenge: o.challenge,
+    code_challenge_method: o.method,
+    authorization_details: await v.authorizationDetails(c.profile.authorization!.configuration),
   };
 }
 
@@ -307,15 +316,7 @@ export const authorizationChecks = [
       const { challenge, method } = pkce();
       const meta = await v.metadata();
       const locations = Array.isArray(meta.authorization_servers) ? { locations: [v.issuer] } : {};
-      const base: Record<string, string> = {
-        response_type: "code",
-        client_id: c.profile.clientId,
-        redirect_uri: redirectUri,
-        state,
-        code_challenge: challenge,
-        code_challenge_method: method,
-        authorization_details: await v.authorizationDetails(a.configuration),
-      };
+      const base = await requestParams(c, v, { redirectUri, state, challenge, method });
 
       // A response_type the AS does not support: token unless its metadata lists it (RFC 8414).
       const types = as.response_types_supported;
