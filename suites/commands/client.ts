@@ -1,5 +1,5 @@
 import type { JWK } from "jose";
-import type { CheckContext } from "../../src/engine/check.js";
+import type { CheckContext, Details } from "../../src/engine/check.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { MockClient } from "../../src/http/mock-control.js";
 import {
@@ -118,6 +118,8 @@ export class CommandClient {
   private seq = 0;
   /** The RP's aud_sub for each sub it answered one for; sent back in later account commands. */
   private readonly audSubs = new Map<string, string>();
+  /** Subs of accounts the RP acknowledged (see `acknowledge`): the only ones `remove` deletes. */
+  private readonly made = new Set<string>();
 
   constructor(readonly c: Ctx) {
     this.provided = c.provided as unknown as CommandsProvided;
@@ -126,7 +128,12 @@ export class CommandClient {
     this.tag = runTag(c.profile, c.runId);
     const keyText = c.profile.op.signingKey ?? this.provided.signingKey;
     c.secret(keyText, "OP_SIGNING_KEY");
-    this.jwk = JSON.parse(keyText) as JWK;
+    this.jwk = withAlg(JSON.parse(keyText) as JWK);
+  }
+
+  /** The OP's private signing key (with its alg), for checks that forge tokens from it. */
+  get signingKey(): JWK {
+    return this.jwk;
   }
 
   get base(): CommandBase {
@@ -179,7 +186,30 @@ export class CommandClient {
       ...(o.decode ? { decode: true } : {}),
       ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
     });
+    this.acknowledge(command, token, res);
     return { res, claims };
+  }
+
+  /**
+   * Remembers the account a command named when the RP's answer shows it holds (or is making)
+   * that account: a 2xx to a command that creates one (activate, migrate, their _async forms),
+   * or any answer naming the sub with a state other than unknown. Read from the token that
+   * was sent, so a forged command the RP accepted counts too.
+   */
+  private acknowledge(command: string, token: string, res: HttpResponse): void {
+    let sub: unknown;
+    try {
+      sub = (
+        JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub?: unknown }
+      ).sub;
+    } catch {
+      return;
+    }
+    if (typeof sub !== "string") return;
+    const b = body(res);
+    const creates = /^(activate|migrate)(_async)?$/.test(command) && res.status >= 200 && res.status < 300;
+    const holds = b.sub === sub && typeof b.account_state === "string" && b.account_state !== "unknown";
+    if (creates || holds) this.made.add(sub);
   }
 
   /** The aud_sub the RP answered for `sub` (undefined before it answered one, or after delete). */
@@ -294,9 +324,14 @@ export class CommandClient {
       this.c.skip(`not offered: commands_supported lacks ${missing.join(", ")}`, "not-offered");
   }
 
-  /** Deletes accounts at the end of a check, best effort; what is not gone is noted for the report. */
+  /**
+   * Deletes accounts at the end of a check, best effort; what is not gone is noted for the
+   * report. Only accounts the RP acknowledged (see `acknowledge`) are deleted and reported: a
+   * sub it refused to create (an RP without activate) is no account to clean up.
+   */
   async remove(...subs: string[]): Promise<void> {
     for (const sub of subs) {
+      if (!this.made.has(sub)) continue;
       try {
         const res = await this.account("delete", sub, { label: "clean up" });
         const gone =
@@ -309,6 +344,21 @@ export class CommandClient {
       }
     }
   }
+}
+
+/**
+ * The JWK with its `alg`: the one it names, else the usual one for its key type (RS256 for
+ * RSA, EdDSA for OKP, ES256/384/512 by curve), so an OP key given without alg signs as it would.
+ */
+export function withAlg(jwk: JWK): JWK {
+  if (typeof jwk.alg === "string") return jwk;
+  const alg =
+    jwk.kty === "RSA"
+      ? "RS256"
+      : jwk.kty === "OKP"
+        ? "EdDSA"
+        : (({ "P-384": "ES384", "P-521": "ES512" } as Record<string, string>)[jwk.crv ?? ""] ?? "ES256");
+  return { ...jwk, alg };
 }
 
 /** The account claims an Activate or Maintain carries. */
@@ -339,4 +389,40 @@ export function said(res: HttpResponse): string {
 /** True when the response is `status` with JSON `error` equal to `error`. */
 export function isError(res: HttpResponse, status: number, error: string): boolean {
   return res.status === status && body(res).error === error;
+}
+
+/** An error answer a check requires: its status and JSON `error`. */
+export type Refusal = readonly [status: number, error: string];
+
+/**
+ * Judges an answer that had to refuse (one of `wanted`), and says how it fell short, so a
+ * finding tells an RP that refused with the wrong error code apart from one that accepted
+ * what it had to refuse: "accepted: answered 200 ...", "refused with 400
+ * unsupported_command, expected 400 invalid_request", or another answer (a redirect, a server
+ * error). The one place that names these kinds, where the finding kinds of the certification
+ * issue will hook in.
+ */
+export function refusal(
+  what: string,
+  res: HttpResponse,
+  ...wanted: readonly Refusal[]
+): { ok: boolean; details: Details } {
+  const want = wanted.map(([s, e]) => `${s} ${e}`).join(" or ");
+  const expected = `${what}: ${want}`;
+  if (wanted.some(([s, e]) => isError(res, s, e)))
+    return { ok: true, details: { expected, actual: said(res), res } };
+  const kind =
+    res.status >= 200 && res.status < 300
+      ? {
+          message: "accepted: the RP acted on what it had to refuse",
+          actual: `accepted: answered ${said(res)}`,
+        }
+      : res.status >= 400 && res.status < 500
+        ? { message: "refused, with the wrong error", actual: `refused with ${said(res)}, expected ${want}` }
+        : {
+            message:
+              res.status >= 500 ? "not refused: a server error" : `not refused: answered ${res.status}`,
+            actual: `answered ${said(res)}, expected ${want}`,
+          };
+  return { ok: false, details: { message: `${what}: ${kind.message}`, expected, actual: kind.actual, res } };
 }

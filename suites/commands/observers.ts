@@ -25,6 +25,36 @@ function object(ex: ObservedExchange): Record<string, unknown> | undefined {
     : undefined;
 }
 
+/** Any POST to the RP's Command Endpoint, streams included. */
+function commandExchange(ex: ObservedExchange, p: CommandsProfile): boolean {
+  if (ex.method !== "POST") return false;
+  const endpoint = new URL(p.baseUrl);
+  return ex.url.origin === endpoint.origin && ex.url.pathname === endpoint.pathname;
+}
+
+/**
+ * Whether `text` carries a compact JWS (a Command Token, or any other): two base64url
+ * segments, the first a JSON object header with alg. The header and payload are enough: the
+ * signature may already be redacted from what the harness keeps.
+ */
+export function carriesJws(text: string): boolean {
+  for (const m of text.slice(0, 20_000).matchAll(/eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}/g)) {
+    try {
+      const h = JSON.parse(Buffer.from(m[0].split(".")[0] ?? "", "base64url").toString("utf8")) as unknown;
+      if (h !== null && typeof h === "object" && typeof (h as { alg?: unknown }).alg === "string")
+        return true;
+    } catch {
+      // not a JWS header: look on
+    }
+  }
+  return false;
+}
+
+/** The Location header without its query and fragment, where a token would be: safe for a finding. */
+function where(location: string): string {
+  return `${location.split(/[?#]/)[0]?.slice(0, 200) ?? ""} (query and fragment not shown)`;
+}
+
 /**
  * specs/002 area A Endpoints: rules about every response of the Command Endpoint, judged on
  * every command any check sends (every command, every state, every error), not on one probe.
@@ -97,6 +127,23 @@ export const commandObservers = [
     },
   }),
   defineObserver<CommandsProfile>({
+    id: "commands.observe-no-token-in-location",
+    title: "no answer of the Command Endpoint carries a Command Token in its Location header",
+    requirement: "CMD-TOKEN-NO-LEAK",
+    // Every answer: a redirect of any command (a login started by a form parameter, say)
+    // hands the token to the browser, the redirect's target, and their logs.
+    applies: (ex, p) => commandExchange(ex, p),
+    judge: (ex) => {
+      const location = ex.header("location");
+      if (location === undefined || !carriesJws(decodeURIComponentSafe(location))) return undefined;
+      return {
+        message: `the ${ex.status} answer to ${ex.label ?? "a command"} puts a signed token (the Command Token) into its Location header: a leak to wherever it redirects`,
+        expected: "no Command Token in Location (a command is answered 200/204, 202 or a JSON error)",
+        actual: `${ex.status} Location: ${where(location)}`,
+      };
+    },
+  }),
+  defineObserver<CommandsProfile>({
     id: "commands.observe-incompatible-state",
     title: "every 409 incompatible_state carries account_state and sub",
     requirement: "CMD-INCOMPATIBLE-STATE",
@@ -114,3 +161,12 @@ export const commandObservers = [
     },
   }),
 ];
+
+/** Percent-decoded text, or the text itself when it does not decode. */
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

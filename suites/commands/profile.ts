@@ -18,7 +18,11 @@ export const commandsProfile = suiteSection({
     .strictObject({
       /** The issuer the RP trusts; by default the mock OP's public URL. */
       issuer: z.url().optional(),
-      /** The OP's private signing key as a JWK (JSON text, from the environment); generated when absent. */
+      /**
+       * The OP's private signing key as a JWK (JSON text, from the environment); generated (ES256)
+       * when absent. Any JWS algorithm jose signs with (ES256/384/512, RS256, PS256, EdDSA...);
+       * without `alg`, the key type's usual one (RS256 for RSA, EdDSA for OKP, ES* by curve).
+       */
       signingKey: z.string().min(1).optional(),
       /** Port of the mock OP (discovery, jwks_uri, notification endpoints); 0 picks a free one. */
       port: z.int().min(0).max(65535).optional(),

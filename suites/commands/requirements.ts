@@ -29,6 +29,16 @@ export const catalog = defineCatalog("commands", [
     text: "unknown form parameters next to command_token are ignored",
   },
   {
+    id: "CMD-TOKEN-NO-LEAK",
+    level: "SHOULD",
+    // A reading, not a sentence of the document: it defines the answers to a command (200/204,
+    // 202, or a JSON error), none a redirect, and a Command Token is the OP's credential for
+    // its command until it expires; RFC 6750 §5.3 says the same of bearer tokens ("SHOULD NOT"
+    // be passed in page URLs), which is why this is a SHOULD.
+    source: `${A} Endpoints (the answers to a command); RFC 6750 §5.3 (credentials not passed in page URLs), a harness recommendation`,
+    text: "no answer of the Command Endpoint carries a Command Token in its Location header (a redirect would hand it to the browser and the redirect's target)",
+  },
+  {
     id: "CMD-REQUEST-MALFORMED",
     level: "MUST",
     source: `${A} Errors (malformed command request: 400 invalid_request)`,

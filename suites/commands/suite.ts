@@ -3,7 +3,7 @@ import { defineSuite } from "../../src/engine/suite.js";
 import { startOp } from "../../mocks/op/index.js";
 import { catalog } from "./requirements.js";
 import { commandsProfile } from "./profile.js";
-import type { CommandsProvided } from "./client.js";
+import { withAlg, type CommandsProvided } from "./client.js";
 import { metadataChecks } from "./checks/metadata.js";
 import { tokenChecks } from "./checks/token.js";
 import { accountTokenChecks } from "./checks/token-account.js";
@@ -42,7 +42,8 @@ export default defineSuite({
   observers: commandObservers,
   async setup(profile, run) {
     const op = await startOp({
-      ...(profile.op.signingKey ? { privateJwk: JSON.parse(profile.op.signingKey) as JWK } : {}),
+      // An OP key given without alg signs with its key type's usual one (RS256, EdDSA, ES256...).
+      ...(profile.op.signingKey ? { privateJwk: withAlg(JSON.parse(profile.op.signingKey) as JWK) } : {}),
       ...(profile.op.issuer ? { issuer: profile.op.issuer } : {}),
       ...(profile.op.port !== undefined ? { port: profile.op.port } : {}),
       ...(profile.op.publicUrl ? { publicUrl: profile.op.publicUrl } : {}),

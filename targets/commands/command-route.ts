@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { FaultSet } from "./faults.js";
-import { readCommandToken } from "./http/body.js";
+import { readCommandForm } from "./http/body.js";
 import { CommandError, MalformedRequest, type Replier } from "./http/reply.js";
 import type { AccountCommands } from "./service/account-commands.js";
 import type { AsyncCommands } from "./service/async-commands.js";
@@ -37,10 +37,26 @@ function accountCommand(req: AccountRequest, d: CommandRouteDeps): Response {
 }
 
 /** Reads the form and validates its Command Token (steps 1 to 8). */
-async function parse(raw: Request, d: CommandRouteDeps): Promise<CommandRequest> {
-  const token = await readCommandToken(raw, d.faults.has("unknown-param-rejected"));
-  return commandRequest(await verifyCommandToken(token, d.verify()), d.faults);
+async function parse(raw: Request, d: CommandRouteDeps): Promise<CommandRequest & { redirect?: string }> {
+  const { token, form } = await readCommandForm(raw, d.faults.has("unknown-param-rejected"));
+  const req = commandRequest(await verifyCommandToken(token, d.verify()), d.faults);
+  // Stryker disable next-line all: fault machinery: runs only under the login-hint-redirect fault
+  return d.faults.has("login-hint-redirect") ? { ...req, ...loginRedirect(form, token) } : req;
 }
+
+/**
+ * The login-hint-redirect fault: an RP of an older draft whose Command Endpoint shares the
+ * route of its login initiated by a third party (OpenID Connect Core §4) takes a valid
+ * command with an iss or login_hint form parameter for the start of a login, and carries the
+ * Command Token along in the redirect.
+ */
+// Stryker disable all: fault machinery: runs only under the login-hint-redirect fault
+function loginRedirect(form: URLSearchParams, token: string): { redirect?: string } {
+  if (!form.has("iss") && !form.has("login_hint")) return {};
+  const to = new URLSearchParams({ login_hint: form.get("login_hint") ?? "", command_token: token });
+  return { redirect: `/login?${to.toString()}` };
+}
+// Stryker restore all
 
 /**
  * POST /commands, the RP's Command Endpoint (specs/002 area A Endpoints): reads the form,
@@ -55,6 +71,8 @@ export function commandEndpoint(d: CommandRouteDeps): (c: Context) => Promise<Re
       }
       throw err;
     });
+    // Stryker disable next-line all: fault machinery: redirect is set only under the login-hint-redirect fault
+    if (req.redirect !== undefined) return c.redirect(req.redirect, 302);
     if (req.kind === "account") return accountCommand(req, d);
     if (req.command === "audit_tenant") {
       return auditTenant(

@@ -410,6 +410,18 @@ export const faults = [
       "the RP keeps one OP metadata per issuer: a metadata command of one tenant replaces another tenant's notification_endpoint",
     breaks: ["CMD-METADATA-REPLACES"],
   },
+  {
+    id: "login-hint-redirect",
+    description:
+      "a valid command with an iss or login_hint form parameter is taken for the start of a login (as by an RP of an older draft): 302 to the login page with the Command Token in the Location",
+    breaks: ["CMD-REQUEST-IGNORE-UNKNOWN", "CMD-TOKEN-NO-LEAK"],
+  },
+  {
+    id: "unknown-kid-same-alg",
+    description:
+      "the RP pins its OP's algorithm, but a token of that algorithm whose kid it does not know is accepted without verification (only strangers signing like the OP show it)",
+    breaks: ["CMD-TOKEN-KID"],
+  },
 ] as const satisfies readonly FaultDef[];
 
 /** The id of a fault of this target. */

@@ -19,6 +19,8 @@ export interface StartCommandsOptions {
    * also handed back in `env`; with a public one, `env` has no IDC_DEMO_COMMANDS_OP_KEY.
    */
   readonly opJwk?: JWK;
+  /** The algorithm of the OP key generated when there is no `opJwk` (default ES256). */
+  readonly opAlg?: string;
   readonly tls?: { key: string; cert: string };
 }
 
@@ -29,7 +31,7 @@ export interface StartCommandsOptions {
  */
 export async function startCommandsTarget(opts: StartCommandsOptions): Promise<RunningTarget> {
   const faults = faultSet(opts.faults);
-  const { op, jwk } = await trustOp(OP_ISSUER, opts.opJwk ?? (await generateOpKey()));
+  const { op, jwk } = await trustOp(OP_ISSUER, opts.opJwk ?? (await generateOpKey(opts.opAlg)));
   // Stryker disable next-line StringLiteral: server plumbing: set once the server listens, before any request
   let origin = "";
   const { app, close } = createCommandsApp({

