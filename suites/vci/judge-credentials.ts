@@ -1,9 +1,12 @@
+import { createHash } from "node:crypto";
+import type { JWK } from "jose";
 import { sameKey, type ParsedCredential } from "../../mocks/wallet/credential.js";
 import type { HolderKey } from "../../mocks/wallet/keys.js";
+import { jwkThumbprint } from "../../mocks/wallet/thumbprint.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import type { Ctx, Json } from "./client.js";
 import { issuerKeys, judgeSignature, type IssuerKeys } from "./issuer-keys.js";
-import { boundKeyOf, cnfShown, readableFormat, readCredential, show } from "./session.js";
+import { didJwkKey, readableFormat, readCredential, show } from "./session.js";
 
 /** Issuer keys looked up once per `iss` for the whole check; a hostile credential names at most a few. */
 export function issuerKeyCache(c: Ctx): (iss: string) => Promise<IssuerKeys> {
@@ -93,14 +96,167 @@ export async function judgeCredentials(c: Ctx, r: IssuedCredentials): Promise<vo
       "not-offered",
     );
   else if (key !== undefined) {
-    const wrong = parsed.filter((p) => !sameKey(boundKeyOf(p, [key.publicJwk]), key.publicJwk));
+    const wrong: string[] = [];
+    for (const [i, p] of parsed.entries()) {
+      const b = bindingOf(p, [key.publicJwk]);
+      if ("problem" in b) wrong.push(parsed.length > 1 ? `credential ${i}: ${b.problem}` : b.problem);
+    }
     c.check("VCI-CRED-BOUND-TO-PROOF", wrong.length === 0, {
-      expected: `bound to the proof's key (thumbprint ${key.thumbprint}): cnf.jwk${r.conf.format === "jwt_vc_json" ? ", or a did:jwk of it in sub or vc.credentialSubject.id" : ""}`,
-      actual: wrong.map(cnfShown).join("; "),
+      message: `${wrong.length} of ${parsed.length} ${r.id} credential(s) not bound to the key of the request's proof`,
+      expected: `bound to the proof's key (thumbprint ${key.thumbprint}): ${BINDINGS(r.conf.format)}`,
+      actual: wrong.join("; "),
       res: r.res,
     });
   }
   await judgeSignatures(c, r, parsed);
+}
+
+/** Where a credential of `format` may name its holder's key, for findings. */
+export const BINDINGS = (format: unknown): string =>
+  format === "jwt_vc_json"
+    ? "cnf.jwk, or a did:jwk or an RFC 9278 JWK thumbprint URI of it in sub or vc.credentialSubject.id"
+    : "cnf.jwk";
+
+/** RFC 9278 §3: urn:ietf:params:oauth:jwk-thumbprint:<hash-alg>:<base64url thumbprint>. */
+const THUMBPRINT_URI = /^urn:ietf:params:oauth:jwk-thumbprint:([^:]{1,32}):([A-Za-z0-9_-]{1,256})$/;
+
+/**
+ * The hash algorithms RFC 9278 §3 names a thumbprint's by (the IANA Named Information Hash
+ * Algorithm registry, RFC 6920 §9.4) that node computes: the node name and, for the truncated
+ * sha-256 variants, the bytes kept. A registered name left out here (k12, blake2b-256) is one
+ * the Wallet cannot check.
+ */
+const THUMBPRINT_HASHES: Readonly<Record<string, readonly [string, number?]>> = {
+  "sha-256": ["sha256"],
+  "sha-256-128": ["sha256", 16],
+  "sha-256-120": ["sha256", 15],
+  "sha-256-96": ["sha256", 12],
+  "sha-256-64": ["sha256", 8],
+  "sha-256-32": ["sha256", 4],
+  "sha-384": ["sha384"],
+  "sha-512": ["sha512"],
+  "sha3-224": ["sha3-224"],
+  "sha3-256": ["sha3-256"],
+  "sha3-384": ["sha3-384"],
+  "sha3-512": ["sha3-512"],
+  "blake2s-256": ["blake2s256"],
+  "blake2b-512": ["blake2b512"],
+};
+
+/** RFC 7638 §3.2: the required members of each key type, the only ones a thumbprint covers. */
+const THUMBPRINT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  EC: ["crv", "kty", "x", "y"],
+  OKP: ["crv", "kty", "x"],
+  RSA: ["e", "kty", "n"],
+};
+
+/** The RFC 7638 thumbprint of a public JWK by the hash `alg` names; undefined for a key without its members. */
+export function thumbprintBy(jwk: JWK, alg: string): string | undefined {
+  const [hash, bytes] = THUMBPRINT_HASHES[alg] ?? [];
+  const members = typeof jwk.kty === "string" ? THUMBPRINT_MEMBERS[jwk.kty] : undefined;
+  if (hash === undefined || members === undefined) return undefined;
+  const canonical: Record<string, unknown> = {};
+  for (const m of members) {
+    const v = (jwk as Record<string, unknown>)[m];
+    if (typeof v !== "string") return undefined;
+    canonical[m] = v;
+  }
+  const digest = createHash(hash).update(JSON.stringify(canonical)).digest();
+  return (bytes === undefined ? digest : digest.subarray(0, bytes)).toString("base64url");
+}
+
+/** What one place of a credential says of its holder key. */
+type Named =
+  | { readonly where: string; readonly key: JWK }
+  /** It names a key, and that key is no proof's. */
+  | { readonly where: string; readonly other: string }
+  /** It looks like a binding the Wallet cannot read (an unknown hash). */
+  | { readonly where: string; readonly unread: string };
+
+/**
+ * What a JWK thumbprint URI (RFC 9278) at `where` names among `candidates`: the key whose RFC
+ * 7638 thumbprint, by the hash the URI names, is the URI's; undefined when it is no such URI.
+ */
+export function thumbprintUriNames(
+  where: string,
+  uri: string,
+  candidates: readonly JWK[],
+): Named | undefined {
+  const m = THUMBPRINT_URI.exec(uri);
+  if (!m) return undefined;
+  const [, alg = "", value = ""] = m;
+  if (THUMBPRINT_HASHES[alg] === undefined)
+    return {
+      where,
+      unread: `it is a JWK thumbprint URI by hash ${show(alg)}, which the Wallet does not compute (${Object.keys(THUMBPRINT_HASHES).join(", ")})`,
+    };
+  const key = candidates.find((k) => thumbprintBy(k, alg) === value);
+  return key !== undefined
+    ? { where, key }
+    : { where, other: `it is the ${alg} JWK thumbprint URI ${uri} of a key no proof holds` };
+}
+
+/**
+ * The proof key a credential is bound to (specs/000 Rules 8: binding material is conveyed in
+ * proofs): every key it names as its holder's (cnf.jwk; for jwt_vc_json also a did:jwk or an
+ * RFC 9278 JWK thumbprint URI in sub or vc.credentialSubject.id, the subject identifiers of
+ * VCDM 1.1 §6.3.1) is one of `proofKeys`, the same one; otherwise what is wrong. A credential
+ * naming one key in cnf and another in sub is bound to neither. A thumbprint URI by a hash the
+ * Wallet does not compute is no evidence either way: it binds nothing, and fails nothing that
+ * another place binds.
+ */
+export function bindingOf(
+  p: ParsedCredential,
+  proofKeys: readonly JWK[],
+): { key: JWK } | { problem: string } {
+  const named: Named[] = [];
+  const byKey = (where: string, k: JWK): void => {
+    const key = proofKeys.find((c) => sameKey(k, c));
+    named.push(
+      key !== undefined
+        ? { where, key }
+        : {
+            where,
+            other: `it names key ${jwkThumbprint(k) ?? "(not a usable public JWK)"}, which no proof holds`,
+          },
+    );
+  };
+  if (p.cnfJwk !== undefined) byKey("cnf.jwk", p.cnfJwk);
+  if (p.format === "jwt_vc_json") {
+    const vc = p.payload.vc;
+    const subject = typeof vc === "object" && vc !== null ? (vc as Json).credentialSubject : undefined;
+    const subjectId =
+      typeof subject === "object" && subject !== null && !Array.isArray(subject)
+        ? (subject as Json).id
+        : undefined;
+    for (const [where, id] of [
+      ["sub", p.payload.sub],
+      ["vc.credentialSubject.id", subjectId],
+    ] as const) {
+      if (typeof id !== "string") continue;
+      const did = didJwkKey(id);
+      if (did !== undefined) byKey(where, did);
+      const t = thumbprintUriNames(where, id, proofKeys);
+      if (t !== undefined) named.push(t);
+    }
+  }
+  const other = named.find((n) => "other" in n);
+  if (other !== undefined && "other" in other) return { problem: `${other.where}: ${other.other}` };
+  const bound = named.flatMap((n) => ("key" in n ? [n] : []));
+  const keys = new Set(bound.map((n) => jwkThumbprint(n.key)));
+  if (keys.size > 1)
+    return { problem: `${bound.map((n) => n.where).join(", ")} name ${keys.size} different proof keys` };
+  if (bound[0] !== undefined) return { key: bound[0].key };
+  const unread = named.find((n) => "unread" in n);
+  if (unread !== undefined && "unread" in unread) return { problem: `${unread.where}: ${unread.unread}` };
+  return {
+    problem:
+      p.format === "jwt_vc_json"
+        ? "no cnf.jwk, and neither a did:jwk nor a JWK thumbprint URI in sub or vc.credentialSubject.id"
+        : p.cnfJwk === undefined && p.payload.cnf !== undefined
+          ? "cnf has no usable jwk"
+          : "no cnf.jwk",
+  };
 }
 
 /** Leeway for the clocks of issuer and Wallet when judging a fresh credential's time claims. */

@@ -374,8 +374,10 @@ export const catalog = defineCatalog("vci", [
   {
     id: "VCI-CRED-BOUND-TO-PROOF",
     level: "MUST",
-    source: `${D} Rules 8 (key binding conveyed in proofs); ${pub("§8.3")} (one credential per proof key)`,
-    text: "a credential of a configuration with key binding is bound to the key of its proof (cnf.jwk, or a did:jwk subject for jwt_vc_json)",
+    // Rules 8's SHOULD is whether an issuer binds at all; a configuration with
+    // cryptographic_binding_methods_supported says key binding is required, and the key is the proof's.
+    source: `${D} Rules 8 (key binding conveyed in proofs); Resources: configuration object (cryptographic_binding_methods_supported MUST be present when key binding is required); ${pub("§8.3")} (one credential per proof key); public: RFC 9278 (JWK thumbprint URI)`,
+    text: "a credential of a configuration with key binding is bound to the key of its proof (cnf.jwk, or for jwt_vc_json a did:jwk or RFC 9278 JWK thumbprint URI subject), and names no other key",
   },
   {
     id: "VCI-CRED-SIGNATURE",
@@ -420,6 +422,12 @@ export const catalog = defineCatalog("vci", [
       "§8.3.1 (400 JSON {error, error_description}; error_description only %x20-21 / %x23-5B / %x5D-7E; errors never encrypted)",
     ),
     text: "Credential errors are 400 JSON objects with an error string, unencrypted, whose error_description uses only the allowed characters",
+  },
+  {
+    id: "VCI-CRED-CHALLENGE-SYNTAX",
+    level: "MUST",
+    source: `${D} Authentication 1 (Bearer token); ${pub("§8.3.1")} (RFC 6750 §3); public: RFC 6750 §3 (Bearer challenge: auth-params, each at most once; error, error_description, scope and error_uri character sets), RFC 9110 §11.6.1 and §11.2 (challenge and auth-param syntax)`,
+    text: "every WWW-Authenticate the Credential Endpoint sends is well formed: its Bearer challenge is the scheme alone or name=value attributes (token or quoted-string), none twice, with the characters RFC 6750 allows",
   },
 
   // Proofs (Resources: Credential Request rules for proofs; public appendix F.1)

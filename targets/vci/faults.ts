@@ -210,8 +210,7 @@ export const faults = [
     description:
       "token responses to requests with authorization_details (pre-authorized, or an authorization code asked with them) omit credential_identifiers",
     breaks: ["VCI-TOKEN-AUTH-DETAILS", "VCI-AUTHZ-FLOW"],
-    // VCI-CRED-UNKNOWN-ID is still judged on a token that was given no identifiers.
-    skips: ["VCI-CRED-ID-EXCLUSIVE"],
+    // VCI-CRED-UNKNOWN-ID and VCI-CRED-ID-EXCLUSIVE are still judged on a token that was given no identifiers.
   },
   {
     id: "nonce-cacheable",
@@ -641,6 +640,57 @@ export const faults = [
     description:
       "the credential_offer of an invocation by value is the offer's JSON as is, not URL-encoded (braces, quotes and colons raw)",
     breaks: ["VCI-OFFER-MEMBERS"],
+  },
+  {
+    id: "jwt-vc-thumbprint-subject",
+    description:
+      "jwt_vc_json credentials name their holder only by sub (and vc.credentialSubject.id): the RFC 9278 sha-256 JWK thumbprint URI of the proof's key, no cnf. Not a failure: a thumbprint URI of the proof's key binds the credential to it",
+    breaks: [],
+  },
+  {
+    id: "jwt-vc-thumbprint-other-key",
+    description:
+      "jwt_vc_json credentials name their holder only by sub: the JWK thumbprint URI of a key the issuer made, not the proof's",
+    breaks: ["VCI-CRED-BOUND-TO-PROOF"],
+  },
+  {
+    id: "singular-proof-accepted",
+    description:
+      "a request with the draft-era singular proof ({proof_type: jwt, jwt}) and no proofs is taken as one jwt proof and answered 200",
+    breaks: ["VCI-PROOF-REQUIRED"],
+  },
+  {
+    id: "identifier-pair-accepted-without-identifiers",
+    description:
+      "on an access token given no credential_identifiers, a request with credential_identifier and credential_configuration_id ignores the identifier and issues the configuration",
+    breaks: ["VCI-CRED-ID-EXCLUSIVE"],
+  },
+  {
+    id: "proof-error-500",
+    description:
+      "every request refused for its proof (invalid_proof) answers 500 server_error instead of 400 invalid_proof",
+    breaks: [
+      "VCI-PROOF-REQUIRED",
+      "VCI-PROOF-AUD",
+      "VCI-PROOF-TYP",
+      "VCI-PROOF-ALG-NONE",
+      "VCI-PROOF-SIGNATURE",
+      "VCI-PROOF-PRIVATE-KEY",
+      "VCI-PROOF-NONCE-MISSING",
+      "VCI-PROOF-IAT",
+    ],
+  },
+  {
+    id: "error-description-unsafe-chars",
+    description:
+      "invalid_proof errors carry a line feed and non-ASCII letters in error_description (the exception text, localised)",
+    breaks: ["VCI-CRED-ERROR-FORMAT"],
+  },
+  {
+    id: "www-authenticate-malformed",
+    description:
+      "the credential endpoint's 401 challenges are WWW-Authenticate: Bearer error, error_description, scope (attribute names without values)",
+    breaks: ["VCI-CRED-CHALLENGE-SYNTAX"],
   },
 ] as const satisfies readonly FaultDef[];
 

@@ -12,6 +12,7 @@ import {
 } from "../session.js";
 import type { IssuerKeys } from "../issuer-keys.js";
 import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
+import { refusal } from "./proofs.js";
 
 /** A Bearer challenge anywhere in a WWW-Authenticate value (several challenges may be comma-joined). */
 const BEARER_CHALLENGE = /(^|,)\s*bearer(\s|,|$)/i;
@@ -158,7 +159,7 @@ export const credentialChecks = [
   defineCheck<VciProfile>({
     id: "vci.credential-request-errors",
     title:
-      "an unknown configuration, an unknown identifier, or an identifier together with a configuration id are refused with 400 and their own error code",
+      "an unknown configuration, an unknown identifier, or an identifier together with a configuration id (also a made-up identifier on a token given none) are refused with 400 and their own error code",
     requirements: ["VCI-CRED-UNKNOWN-CONFIG", "VCI-CRED-ID-EXCLUSIVE", "VCI-CRED-UNKNOWN-ID"],
     async run(c) {
       const v = new Vci(c);
@@ -186,12 +187,11 @@ export const credentialChecks = [
         c.check(
           "VCI-CRED-UNKNOWN-CONFIG",
           isError(unknownConf.res, 400, "unknown_credential_configuration"),
-          {
-            expected:
-              "400 unknown_credential_configuration for a credential_configuration_id not in the metadata",
-            actual: said(unknownConf.res),
-            res: unknownConf.res,
-          },
+          refusal(
+            unknownConf.res,
+            "400 unknown_credential_configuration for a credential_configuration_id not in the metadata",
+            "a request with an unknown credential_configuration_id",
+          ),
         );
         // A token given no credential_identifiers was issued for none: any identifier is unknown to it
         // (or, as the identifier MUST NOT be used then, an invalid request).
@@ -208,12 +208,37 @@ export const credentialChecks = [
           "VCI-CRED-UNKNOWN-ID",
           isError(noIds.res, 400, "unknown_credential_identifier") ||
             isError(noIds.res, 400, "invalid_credential_request"),
+          refusal(
+            noIds.res,
+            "400 unknown_credential_identifier (or invalid_credential_request) for a credential_identifier sent with a token that was given none",
+            "a credential_identifier on a token given none",
+          ),
+        );
+        // The pair is refused on a token given no identifiers too (an issuer must not read it as
+        // the configuration id alone). The identifier is made up, so unknown_credential_identifier
+        // is as right as invalid_credential_request: §8.3.1 ranks neither before the other.
+        const p3 = await goodRequest(v, s, await v.keyFor(s.conf));
+        const pair = await v.credential(
+          s.token,
           {
-            expected:
-              "400 unknown_credential_identifier (or invalid_credential_request) for a credential_identifier sent with a token that was given none",
-            actual: said(noIds.res),
-            res: noIds.res,
+            credential_identifier: stranger("idconform-unknown-identifier"),
+            credential_configuration_id: s.id,
+            ...(p3.proofs !== undefined ? { proofs: p3.proofs } : {}),
           },
+          {
+            label:
+              "a made-up credential_identifier with credential_configuration_id, on a token given no credential_identifiers",
+          },
+        );
+        c.check(
+          "VCI-CRED-ID-EXCLUSIVE",
+          isError(pair.res, 400, "invalid_credential_request") ||
+            isError(pair.res, 400, "unknown_credential_identifier"),
+          refusal(
+            pair.res,
+            "400 invalid_credential_request (or unknown_credential_identifier) for a made-up credential_identifier sent with credential_configuration_id on a token given no credential_identifiers",
+            "a made-up credential_identifier with credential_configuration_id",
+          ),
         );
       }
       const a = await identifierSession(v, base.id);
@@ -248,12 +273,15 @@ export const credentialChecks = [
               },
               { label: "credential_identifier and credential_configuration_id together" },
             );
-            c.check("VCI-CRED-ID-EXCLUSIVE", isError(both.res, 400, "invalid_credential_request"), {
-              expected:
+            c.check(
+              "VCI-CRED-ID-EXCLUSIVE",
+              isError(both.res, 400, "invalid_credential_request"),
+              refusal(
+                both.res,
                 "400 invalid_credential_request for a request with both credential_identifier and credential_configuration_id",
-              actual: said(both.res),
-              res: both.res,
-            });
+                "a request with both credential_identifier and credential_configuration_id",
+              ),
+            );
           }
           const d = await identifierSession(v, base.id);
           if (typeof d === "string") c.skipOnly("VCI-CRED-UNKNOWN-ID", d, "dependency");
@@ -263,12 +291,15 @@ export const credentialChecks = [
               { credential_identifier: stranger("idconform-unknown-identifier"), ...(await proofs()) },
               { label: "unknown credential_identifier" },
             );
-            c.check("VCI-CRED-UNKNOWN-ID", isError(unknownId.res, 400, "unknown_credential_identifier"), {
-              expected:
+            c.check(
+              "VCI-CRED-UNKNOWN-ID",
+              isError(unknownId.res, 400, "unknown_credential_identifier"),
+              refusal(
+                unknownId.res,
                 "400 unknown_credential_identifier for a credential_identifier the token was not issued for",
-              actual: said(unknownId.res),
-              res: unknownId.res,
-            });
+                "an unknown credential_identifier",
+              ),
+            );
             // Identifiers name datasets issuable "with this access token" (Token Response): one
             // given with another token is unknown to this one, or any token reaches any dataset.
             if (a.identifier === d.identifier)
@@ -281,12 +312,15 @@ export const credentialChecks = [
                 { credential_identifier: a.identifier, ...(await proofs()) },
                 { label: "credential_identifier of another access token" },
               );
-              c.check("VCI-CRED-UNKNOWN-ID", isError(foreign.res, 400, "unknown_credential_identifier"), {
-                expected:
+              c.check(
+                "VCI-CRED-UNKNOWN-ID",
+                isError(foreign.res, 400, "unknown_credential_identifier"),
+                refusal(
+                  foreign.res,
                   "400 unknown_credential_identifier for a credential_identifier given with another access token",
-                actual: said(foreign.res),
-                res: foreign.res,
-              });
+                  "the credential_identifier of another access token",
+                ),
+              );
             }
           }
         }

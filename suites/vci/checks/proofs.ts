@@ -1,5 +1,5 @@
 import { CompactSign, exportJWK } from "jose";
-import { defineCheck } from "../../../src/engine/check.js";
+import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { tokenAttacks, type TokenAttackId } from "../../../src/engine/token-attacks.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { holderKey, type HolderAlg, type HolderKey } from "../../../mocks/wallet/keys.js";
@@ -7,6 +7,26 @@ import { jwtProof } from "../../../mocks/wallet/proof.js";
 import type { VciProfile } from "../profile.js";
 import { isError, needsProof, proofAlgs, said, Vci, type Ctx, type Json } from "../client.js";
 import { baseline, session, stranger, type Session } from "../session.js";
+
+/** What came back for a request that should be refused: an acceptance, or a refusal with its status and error. */
+export function answered(res: HttpResponse): string {
+  return res.status >= 200 && res.status < 300 ? `accepted: ${said(res)}` : `refused with ${said(res)}`;
+}
+
+/**
+ * The details of a check that a defective request is refused with 400 and a code: a 2xx reads
+ * as an acceptance, a 5xx as the issuer failing on the request (public §8.3.1: request errors are
+ * 400 with a code the Wallet can act on), so neither looks like the other.
+ */
+export function refusal(res: HttpResponse, expected: string, what = "the defective request"): Details {
+  const message =
+    res.status >= 500
+      ? `${what} was refused with ${res.status}, a server error, not with a 400 error code the Wallet can act on`
+      : res.status >= 200 && res.status < 300
+        ? `${what} was accepted with ${res.status}, not refused`
+        : undefined;
+  return { expected, actual: answered(res), res, ...(message !== undefined ? { message } : {}) };
+}
 
 /** The proof checks need a configuration that takes proofs. */
 function needsProofs(c: Ctx, s: Session): void {
@@ -37,11 +57,7 @@ async function refused(
   c.check(
     requirement,
     errors.some((e) => isError(r.res, 400, e)),
-    {
-      expected: `${what}: 400 ${errors.join(" or ")}`,
-      actual: said(r.res),
-      res: r.res,
-    },
+    refusal(r.res, `${what}: 400 ${errors.join(" or ")}`, what),
   );
 }
 
@@ -93,6 +109,29 @@ export async function forgeProof(valid: string, key: HolderKey, attack: TokenAtt
   return forged.token;
 }
 
+/**
+ * A request carrying a valid jwt proof only in the draft-era member `proof` ({proof_type, jwt}),
+ * with no `proofs`: a request without proofs, refused with 400 invalid_proof.
+ */
+async function singularProof(c: Ctx, v: Vci): Promise<void> {
+  const s = await session(v);
+  const jwt = await v.proof(await v.keyFor(s.conf));
+  const r = await v.credential(
+    s.token,
+    { ...v.target(s.tokenRes, s.id), proof: { proof_type: "jwt", jwt } },
+    { label: "a request with the draft-era singular proof and no proofs" },
+  );
+  c.check(
+    "VCI-PROOF-REQUIRED",
+    isError(r.res, 400, "invalid_proof"),
+    refusal(
+      r.res,
+      "a request with a jwt proof only in the draft-era member proof, no proofs: 400 invalid_proof (1.0 has no member proof, so the request carries no proofs)",
+      "a request with the draft-era singular proof and no proofs",
+    ),
+  );
+}
+
 const hasNonceEndpoint = async (v: Vci): Promise<boolean> =>
   (await v.metadata()).nonce_endpoint !== undefined;
 
@@ -101,7 +140,7 @@ export const proofChecks = [
   defineCheck<VciProfile>({
     id: "vci.proof-required",
     title:
-      "a Credential Request without proofs (none, an empty jwt array, or a number in their place), or with a proof without nonce at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
+      "a Credential Request without proofs (none, only the draft-era singular proof, an empty jwt array, or a number in their place), or with a proof without nonce at an issuer with a nonce endpoint, is refused with 400 invalid_proof",
     requirements: ["VCI-PROOF-REQUIRED", "VCI-PROOF-NONCE-MISSING"],
     async run(c) {
       const v = new Vci(c);
@@ -127,14 +166,16 @@ export const proofChecks = [
         c.check(
           "VCI-PROOF-REQUIRED",
           isError(r.res, 400, "invalid_proof") || isError(r.res, 400, "invalid_credential_request"),
-          {
-            expected:
-              "a request whose proofs.jwt is an empty array: 400 invalid_proof or invalid_credential_request",
-            actual: said(r.res),
-            res: r.res,
-          },
+          refusal(
+            r.res,
+            "a request whose proofs.jwt is an empty array: 400 invalid_proof or invalid_credential_request",
+            "a request whose proofs.jwt is an empty array",
+          ),
         );
       }
+      // The 1.0 request has no member proof (Resources: Credential Request): the draft-era
+      // singular proof is an unknown member, ignored (Rules 10), so the request has no proofs.
+      await singularProof(c, v);
       if (!(await hasNonceEndpoint(v))) {
         c.skipOnly(
           "VCI-PROOF-NONCE-MISSING",
@@ -259,7 +300,7 @@ export const proofChecks = [
       );
       c.check("VCI-NONCE-REUSE", two.res.status === 200 || isError(two.res, 400, "invalid_nonce"), {
         expected: "the c_nonce used again: 200, or 400 invalid_nonce so the Wallet fetches a new one",
-        actual: said(two.res),
+        actual: answered(two.res),
         res: two.res,
       });
       await refused(

@@ -54,6 +54,17 @@ function requestedConfiguration(
   const { faults } = ctx;
   const identifier = body.credential_identifier;
   const configurationId = body.credential_configuration_id;
+  // `identifier-pair-accepted-without-identifiers`: on a token given no identifiers the pair is
+  // read as the configuration id alone (the identifier is ignored).
+  // Stryker disable all: runs only under the fault "identifier-pair-accepted-without-identifiers"
+  if (
+    faults.has("identifier-pair-accepted-without-identifiers") &&
+    identifier !== undefined &&
+    grant.identifiers === undefined &&
+    configurationId !== undefined
+  )
+    return requestedConfiguration(ctx, { credential_configuration_id: configurationId }, grant);
+  // Stryker restore all
   if (identifier !== undefined && configurationId !== undefined && !faults.has("both-identifiers-accepted")) {
     throw badRequest(
       "invalid_credential_request",
@@ -105,8 +116,13 @@ function requestedConfiguration(
  * The `jwt` proofs of the request: `proofs` with exactly one member, `jwt`, a non-empty array.
  * Under `proof-optional` a request without `proofs` has none.
  */
-function jwtProofs(ctx: VciContext, proofs: unknown): unknown[] {
+function jwtProofs(ctx: VciContext, body: Record<string, unknown>): unknown[] {
+  const { proofs } = body;
   if (proofs === undefined && ctx.faults.has("proof-optional")) return [];
+  // `singular-proof-accepted` reads the draft-era `proof` ({proof_type, jwt}) as one jwt proof.
+  // Stryker disable next-line all: runs only under the fault "singular-proof-accepted"
+  if (proofs === undefined && ctx.faults.has("singular-proof-accepted") && isObject(body.proof))
+    return [body.proof.jwt];
   if (
     !isObject(proofs) ||
     // Stryker disable next-line ConditionalExpression: specs/000 gives proofs one member, but states no issuer duty to refuse a second proof type beside jwt (it ignores unknown parameters)
@@ -140,6 +156,6 @@ export async function readCredentialRequest(
   }
   const encryption = await requiredEncryption(ctx, body.credential_response_encryption);
   const configuration = requestedConfiguration(ctx, body, grant);
-  const proofs = jwtProofs(ctx, body.proofs);
+  const proofs = jwtProofs(ctx, body);
   return { configuration, encryption, proofs, proofAlgs: PROOF_ALGS };
 }
