@@ -191,7 +191,13 @@ export async function openSuite(o: InProcessOptions): Promise<SuiteSession> {
           sha256: profile.sha256,
         },
         suites: [
-          { name: o.suite, title: manifest.title, document: manifest.document, target: section.baseUrl },
+          {
+            name: o.suite,
+            title: manifest.title,
+            document: manifest.document,
+            target: section.baseUrl,
+            ...(manifest.wording ? { wording: manifest.wording(section) } : {}),
+          },
         ],
         seed,
         strict: profile.options.strict,

@@ -59,3 +59,34 @@ export function matchesGrep(id: string, grep: readonly string[]): boolean {
     return id === p || id.startsWith(`${p}-`);
   });
 }
+
+/**
+ * The names a run's texts use: a suite whose document lets the profile choose between sets of
+ * identifiers (credential issuance: the document's `std` names or the published `openid` ones)
+ * renders its requirement texts and check titles in the run's set. `terms` maps each name as
+ * the catalog and the titles write it to the name of the set; results.json keeps both.
+ */
+export interface Wording {
+  /** The set's name, as the profile chose it (`openid`). */
+  readonly set: string;
+  readonly terms: Readonly<Record<string, string>>;
+}
+
+/**
+ * `text` with every term of `wording` replaced (longest first, so a name that contains a
+ * shorter one is replaced whole). Rendering a rendered text again changes nothing, unless a
+ * set maps a name onto one that contains another term.
+ */
+export function renderWording(text: string, wording: Wording | undefined): string {
+  if (wording === undefined) return text;
+  const terms = Object.entries(wording.terms)
+    .filter(([from, to]) => from !== "" && from !== to)
+    .sort(([a], [b]) => b.length - a.length);
+  if (terms.length === 0) return text;
+  const to = new Map(terms);
+  const pattern = new RegExp(
+    terms.map(([from]) => from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"),
+    "g",
+  );
+  return text.replace(pattern, (m) => to.get(m) ?? m);
+}

@@ -381,6 +381,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         title: s.title,
         document: s.document,
         target: profile.suites[s.name]!.baseUrl,
+        ...(s.wording ? { wording: s.wording(profile.suites[s.name]!) } : {}),
       })),
       seed,
       strict,

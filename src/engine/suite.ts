@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Catalog } from "./requirement.js";
+import type { Catalog, Wording } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
 import type { ClientOptions } from "../http/client.js";
 import type { ObserverDefinition } from "./observer.js";
@@ -42,6 +42,8 @@ export interface SuiteManifest<P extends SuiteProfileBase = SuiteProfileBase> {
    */
   readonly observers?: readonly ObserverDefinition<NoInfer<P>>[];
   readonly setup?: (profile: P, run: SetupContext) => Promise<SuiteSetup>;
+  /** The names the suite's texts are rendered with for this profile (`requirement.ts` Wording). */
+  readonly wording?: (profile: P) => Wording;
 }
 
 export interface SuiteProfileBase {

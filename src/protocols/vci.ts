@@ -54,3 +54,17 @@ export function wellKnownUrl(identifier: string, wellKnown: string): string {
   const path = u.pathname === "/" ? "" : u.pathname.replace(/\/$/, "");
   return `${u.origin}${wellKnown}${path}`;
 }
+
+/**
+ * The wording of a run with identifier set `name`: each `std` identifier, as requirement texts
+ * and check titles write it, becomes the set's own (src/engine/requirement.ts Wording).
+ */
+export function identifierWording(name: IdentifierSetName): { set: string; terms: Record<string, string> } {
+  const std = IDENTIFIER_SETS.std;
+  const set = IDENTIFIER_SETS[name];
+  const keys = ["authorizationDetailsType", "metadataJwtTyp", "proofTyp", "offerScheme"] as const;
+  const terms: Record<string, string> = Object.fromEntries(keys.map((k) => [std[k], set[k]]));
+  // Texts write the well-known path with or without its leading "/.well-known/".
+  terms[std.wellKnown.replace("/.well-known/", "")] = set.wellKnown.replace("/.well-known/", "");
+  return { set: name, terms };
+}

@@ -45,7 +45,7 @@ export function renderHtml(r: Results): string {
   ${dt("Run id", r.run.id)}
   ${dt("Profile", `${r.run.profile.name} (${r.run.profile.file})`)}
   ${dt("Profile SHA-256", r.run.profile.sha256)}
-  ${r.run.suites.map((s) => dt(`Target (${s.name})`, `${s.target} — ${s.title}, ${s.document}`)).join("")}
+  ${r.run.suites.map((s) => dt(`Target (${s.name})`, `${s.target} — ${s.title}, ${s.document}${s.wording ? `, identifiers ${s.wording.set}` : ""}`)).join("")}
   ${dt("Seed", `${r.run.seed} (replay: --seed ${r.run.seed})`)}
   ${dt("Strict", r.run.strict ? "yes: SHOULD failures fail" : "no: SHOULD failures warn")}
   ${r.run.grep.length > 0 ? dt("Selected", `--grep ${r.run.grep.join(" ")}`) : ""}

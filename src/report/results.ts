@@ -1,6 +1,6 @@
 import type { CheckResult, Finding } from "../engine/check.js";
 import type { KnownFailure } from "../engine/profile-schema.js";
-import type { Level } from "../engine/requirement.js";
+import { renderWording, type Level, type Wording } from "../engine/requirement.js";
 import {
   emptySummary,
   verdictFor,
@@ -37,6 +37,8 @@ export interface RunMeta {
     readonly title: string;
     readonly document: string;
     readonly target: string;
+    /** The names the suite's texts were rendered with (a suite with a choice of identifier sets). */
+    readonly wording?: Wording;
   }[];
   readonly seed: number;
   readonly strict: boolean;
@@ -83,9 +85,25 @@ export interface BuildInput {
   readonly cleanup?: Results["cleanup"];
 }
 
+/**
+ * The catalog texts and check titles in each suite's wording (the run's identifier set), so the
+ * report says the names the target was judged by; sources keep the document's own words.
+ */
+function worded(input: BuildInput): Pick<BuildInput, "catalog" | "checks"> {
+  const wording = new Map(
+    input.meta.suites.flatMap((s) => (s.wording !== undefined ? [[s.name, s.wording] as const] : [])),
+  );
+  if (wording.size === 0) return input;
+  return {
+    catalog: input.catalog.map((r) => ({ ...r, text: renderWording(r.text, wording.get(r.suite)) })),
+    checks: input.checks.map((c) => ({ ...c, title: renderWording(c.title, wording.get(c.suite)) })),
+  };
+}
+
 /** Turns check results into per-requirement verdicts, applying level, strict and the baseline. */
 export function buildResults(input: BuildInput): Results {
-  const { meta, catalog, checks } = input;
+  const { meta } = input;
+  const { catalog, checks } = worded(input);
   const decided = new Map<string, { check: string; outcome: Outcome }[]>();
   const findings = new Map<string, (Finding & { check: string })[]>();
   for (const c of checks) {

@@ -67,6 +67,21 @@ export function said(res: HttpResponse): string {
   return `${res.status}${res.text ? ` ${res.text.slice(0, 160)}` : ""}`;
 }
 
+/**
+ * The value at `path` in a hook's answer (profile: offers.trigger.offerMember, txCodeMember):
+ * a member of that exact name, else a dotted path through nested objects (`data.offer.uri`),
+ * so a product's own offer-creation endpoint can be the hook whatever its answer's shape.
+ */
+export function memberAt(answer: Json, path: string): unknown {
+  if (Object.hasOwn(answer, path)) return answer[path];
+  let at: unknown = answer;
+  for (const key of path.split(".")) {
+    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
 /** True when the response is `status` with JSON `error` equal to `error`. */
 export function isError(res: HttpResponse, status: number, error: string): boolean {
   return res.status === status && body(res).error === error;
@@ -257,14 +272,14 @@ export class Vci {
         "IDC_SETUP",
         `${hook} answered ${res.status} ${res.header("content-type") ?? "(no Content-Type)"} with ${res.jsonError ?? `JSON ${quote(res.json, 80)}`}; expected a JSON object`,
       );
-    const tx = res.json[t.txCodeMember];
+    const tx = memberAt(res.json, t.txCodeMember);
     const txCode = typeof tx === "string" ? tx : undefined;
     if (t.delivery !== "wallet") {
-      const raw = res.json[t.offerMember];
+      const raw = memberAt(res.json, t.offerMember);
       if (typeof raw !== "string" && !isObject(raw))
         throw new HarnessError(
           "IDC_SETUP",
-          `${hook} answered ${res.status} with ${raw === undefined ? `no member ${quote(t.offerMember, 80)}` : `${quote(t.offerMember, 80)} ${quote(raw, 80)}`} (suites.vci.offers.trigger.offerMember: an invocation URL or an offer object); its members: ${quote(Object.keys(res.json), 200)}`,
+          `${hook} answered ${res.status} with ${raw === undefined ? `no member ${quote(t.offerMember, 80)}` : `${quote(t.offerMember, 80)} ${quote(raw, 80)}`} (suites.vci.offers.trigger.offerMember: the path to an invocation URL or an offer object); its members: ${quote(Object.keys(res.json), 200)}`,
         );
       return { raw, txCode };
     }
@@ -289,9 +304,9 @@ export class Vci {
    */
   private protectHookAnswer(answer: Json): void {
     const t = this.c.profile.offers.trigger!;
-    const tx = answer[t.txCodeMember];
+    const tx = memberAt(answer, t.txCodeMember);
     if (typeof tx === "string") this.c.secret(tx, "TX_CODE");
-    const offer = answer[t.offerMember];
+    const offer = memberAt(answer, t.offerMember);
     if (isObject(offer)) this.protect(offer);
     else if (typeof offer === "string") {
       const inv = parseOfferInvocation(offer, this.ids);

@@ -50,7 +50,10 @@ export const vciProfile = suiteSection({
            * the vendor's system to the mock wallet's Credential Offer Endpoint (`wallet`).
            */
           delivery: z.enum(["response", "wallet"]).default("response"),
-          /** Where the hook's JSON response holds the offer invocation (URL or offer object) and the tx_code. */
+          /**
+           * Where the hook's JSON response holds the offer invocation (URL or offer object) and
+           * the tx_code: a member name, or a dotted path through nested objects (`data.offer.uri`).
+           */
           offerMember: z.string().min(1).default("offer"),
           txCodeMember: z.string().min(1).default("tx_code"),
           /** Hook bodies by kind of offer; a kind left out skips the checks that need it. */

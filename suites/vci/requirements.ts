@@ -263,7 +263,7 @@ export const catalog = defineCatalog("vci", [
     id: "VCI-TOKEN-LIFETIME",
     level: "MUST",
     source: `${D} Authentication 4; Limits (lifetime over 5 minutes only when sender-constrained)`,
-    text: "a bearer (not sender-constrained) access token lives at most 300 seconds (expires_in)",
+    text: "a bearer (not sender-constrained) access token lives at most 300 seconds: its expires_in, when stated, is at most 300 (a token typed DPoP that works as a Bearer token is a bearer token)",
   },
   {
     id: "VCI-TOKEN-UNKNOWN-PARAM",

@@ -1,4 +1,5 @@
 import { defineSuite } from "../../src/engine/suite.js";
+import { identifierWording } from "../../src/protocols/vci.js";
 import { readFileSync } from "node:fs";
 import { startWallet } from "../../mocks/wallet/index.js";
 import { spkiHashes } from "../../mocks/wallet/spki.js";
@@ -43,6 +44,8 @@ export default defineSuite({
     ...authorizationChecks,
   ],
   observers: vciObservers,
+  // Texts and titles name the document's std identifiers; a run renders them in its own set.
+  wording: (profile) => identifierWording(profile.identifiers),
   async setup(profile, run) {
     const wallet = await startWallet({
       ...(profile.wallet.port !== undefined ? { port: profile.wallet.port } : {}),

@@ -7,6 +7,19 @@ import { selectFaults, type FaultDef, type FaultSet as EngineFaultSet } from "..
  */
 export const faults = [
   {
+    id: "authorize-issuer-state-error-page",
+    description:
+      "the authorization endpoint answers every Authorization Request carrying an issuer_state (a live one of an offer too) with a 400 HTML error page",
+    breaks: ["VCI-AUTHZ-FLOW"],
+    skips: ["VCI-AUTHZ-CODE-REPLAY", "VCI-AUTHZ-PKCE", "VCI-AUTHZ-REDIRECT-URI"],
+  },
+  {
+    id: "token-dpop-unbound",
+    description:
+      "token responses (both grants) say token_type DPoP though the Wallet sent no DPoP proof, with expires_in 3600; the token works as a plain Bearer token",
+    breaks: ["VCI-TOKEN-LIFETIME"],
+  },
+  {
     id: "metadata-issuer-mismatch",
     description: "metadata credential_issuer has a trailing slash added",
     breaks: ["VCI-META-ISSUER-MATCH"],
@@ -484,7 +497,7 @@ export const faults = [
     id: "offer-uri-text",
     description: "offers by reference are served with Content-Type: text/plain (same JSON body)",
     breaks: ["VCI-OFFER-URI-JSON"],
-    skips: ["VCI-OFFER-AUTH-SERVER", "VCI-OFFER-NOT-CACHEABLE", "VCI-OFFER-PRE-AUTH-CODE"],
+    skips: ["VCI-OFFER-NOT-CACHEABLE"],
   },
   {
     id: "offer-jwt",

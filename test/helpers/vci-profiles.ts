@@ -20,3 +20,17 @@ export function walletDelivery(demoYaml: string): string {
     throw new Error(`the demo vci profile changed: ${kinds} offer kinds got deliver_to, not 5`);
   return yaml;
 }
+
+/**
+ * Every offer by value: each kind's hook body asks the reference issuer for `by_reference:
+ * false` (an issuer that never serves offers by reference is conforming).
+ */
+export function offersByValue(demoYaml: string): string {
+  const yaml = demoYaml.replace(
+    /^(          (preAuthorized|txCode|deferred|authorizationCode):\n(?:            .*\n)+)/gm,
+    "$1            by_reference: false\n",
+  );
+  const kinds = yaml.match(/by_reference: false/g)?.length ?? 0;
+  if (kinds !== 5) throw new Error(`the demo vci profile changed: ${kinds} offer kinds by value, not 5`);
+  return yaml;
+}

@@ -10,10 +10,76 @@ import { body, isError, said, Vci, type Ctx } from "../client.js";
 import type { Details } from "../../../src/engine/check.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 
-/** The result of one authorization in the browser: a code, or why there is none. */
+/** The result of one authorization in the browser: a code, or why there is none (and the answer that shows it). */
 type Authorized =
   | { readonly code: string; readonly verifier: string; readonly redirectUri: string }
-  | { readonly code: undefined; readonly expected: string; readonly actual: string };
+  | {
+      readonly code: undefined;
+      readonly expected: string;
+      readonly actual: string;
+      readonly res?: HttpResponse;
+    };
+
+/** `html` without its script and style elements (a linear scan: the page is the target's). */
+function withoutBlocks(html: string): string {
+  const lower = html.toLowerCase();
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const open = [lower.indexOf("<script", at), lower.indexOf("<style", at)].filter((i) => i >= 0);
+    if (open.length === 0) return out + html.slice(at);
+    const start = Math.min(...open);
+    const end = lower.indexOf(lower.startsWith("<script", start) ? "</script" : "</style", start);
+    out += `${html.slice(at, start)} `;
+    if (end < 0) return out;
+    at = lower.indexOf(">", end) < 0 ? html.length : lower.indexOf(">", end) + 1;
+  }
+}
+
+/** A page's title and the start of its text, for a finding (bounded; markup and scripts left out). */
+function pageShown(res: HttpResponse): string {
+  const html = res.text.slice(0, 64 * 1024);
+  const title = /<title[^>]{0,200}>([^<]{0,300})/i.exec(html)?.[1]?.trim();
+  const text = withoutBlocks(html)
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return [title ? `title ${quote(title, 100)}` : undefined, `text ${text ? quote(text, 200) : "(none)"}`]
+    .filter((x) => x !== undefined)
+    .join(", ");
+}
+
+/**
+ * The Authorization Server's first answer to the client's valid Authorization Request, sent
+ * without a browser (RFC 6749 §4.1.1; specs/000 Rules 4): a redirect to the redirect_uri with
+ * `error`, or an error status, refuses a valid request, and is the issuer's failure, shown with
+ * that answer. A login page (2xx) or a redirect elsewhere lets the browser go on. Read this
+ * way, a refusal is not mistaken for steps that do not fit the pages, whose selector then
+ * never appears. An AS that does not know the profile's client refuses rightly (§4.1.2.1):
+ * the finding says so.
+ */
+async function refusedUpFront(c: Ctx, url: string, redirectUri: string): Promise<Authorized | undefined> {
+  const res = await c.http.get(url, {
+    headers: { accept: "text/html" },
+    label: "the valid Authorization Request",
+  });
+  const expected = `a login or consent page (or a redirect to one) for the valid Authorization Request, not an error (if the Authorization Server does not know client_id ${quote(c.profile.clientId, 80)}, set suites.vci.clientId)`;
+  const location = res.header("location");
+  if (res.status >= 300 && res.status < 400 && pointsAt(location, url, redirectUri)) {
+    const back = new URL(location!, url).searchParams;
+    const error = back.get("error");
+    if (error === null) return undefined;
+    const description = back.get("error_description");
+    return {
+      code: undefined,
+      expected,
+      actual: `${res.status} to the redirect_uri with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`,
+      res,
+    };
+  }
+  if (res.status < 400) return undefined;
+  return { code: undefined, expected, actual: `HTTP ${res.status}: ${pageShown(res)}`, res };
+}
 
 /**
  * One Authorization Request with PKCE, state and authorization_details, carried out in the
@@ -28,17 +94,29 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
   const state = randomBytes(16).toString("base64url");
   // Issuer-initiated when the profile can give an authorization_code offer: its issuer_state
   // binds the Authorization Request to the offer (Rules 4; Grant parameters).
-  let issuerState: string | undefined;
-  if (c.profile.offers.trigger?.kinds.authorizationCode !== undefined) {
-    const o = await v.offer("authorizationCode");
-    issuerState = o.shape.issuerState;
-    if (issuerState === undefined)
-      c.note("the authorizationCode offer carries no issuer_state; the flow starts without one");
-  }
-  const url = new URL(String(as.authorization_endpoint));
-  if (issuerState !== undefined) url.searchParams.set("issuer_state", issuerState);
-  for (const [k, val] of Object.entries(await requestParams(c, v, { redirectUri, state, challenge, method })))
-    url.searchParams.set(k, val);
+  const requestUrl = async (o: { state: string; challenge: string }): Promise<URL> => {
+    let issuerState: string | undefined;
+    if (c.profile.offers.trigger?.kinds.authorizationCode !== undefined) {
+      const offer = await v.offer("authorizationCode");
+      issuerState = offer.shape.issuerState;
+      if (issuerState === undefined)
+        c.note("the authorizationCode offer carries no issuer_state; the flow starts without one");
+    }
+    const url = new URL(String(as.authorization_endpoint));
+    if (issuerState !== undefined) url.searchParams.set("issuer_state", issuerState);
+    for (const [k, val] of Object.entries(await requestParams(c, v, { redirectUri, method, ...o })))
+      url.searchParams.set(k, val);
+    return url;
+  };
+  // The first answer is read on a request of its own (its own offer: an issuer_state may be
+  // single use), so the browser's request is still fresh.
+  const refused = await refusedUpFront(
+    c,
+    (await requestUrl({ state: randomBytes(16).toString("base64url"), challenge: pkce().challenge })).href,
+    redirectUri,
+  );
+  if (refused !== undefined) return refused;
+  const url = await requestUrl({ state, challenge });
   const secrets = a.steps.flatMap((s) => ("fill" in s && s.fill.value.length >= 4 ? [s.fill.value] : []));
   for (const s of secrets) c.secret(s, "BROWSER_INPUT");
   let redirectedTo: string;
@@ -180,7 +258,11 @@ export const authorizationChecks = [
       const conf = await v.configuration(a.configuration);
       const got = await authorize(c, v);
       if (got.code === undefined) {
-        c.check("VCI-AUTHZ-FLOW", false, { expected: got.expected, actual: got.actual });
+        c.check("VCI-AUTHZ-FLOW", false, {
+          expected: got.expected,
+          actual: got.actual,
+          ...(got.res ? { res: got.res } : {}),
+        });
         return;
       }
       const { code, verifier, redirectUri } = got;

@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
 import { isError, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
 import { stranger } from "../session.js";
@@ -17,8 +18,16 @@ async function issued(c: Ctx, v: Vci): Promise<{ token: string; notificationId: 
   if (reply.res.status !== 200)
     c.skip(`the credential request answered ${said(reply.res)}: see VCI-CRED-ISSUE`, "dependency");
   const n = reply.body.notification_id;
-  if (typeof n !== "string")
+  if (n === undefined)
     c.skip("the credential response has no notification_id, so nothing can be notified", "not-offered");
+  // A notification_id that is no string is a malformed one, not an absent one: the Notification
+  // Request's notification_id is a string (Resources: Notification Request body), so the Wallet
+  // has nothing it may send; the malformed value is VCI-CRED-RESPONSE-SHAPE's failure.
+  if (typeof n !== "string")
+    c.skip(
+      `the credential response's notification_id is ${quote(n, 60)}, not a string, so no notification can carry it: see VCI-CRED-RESPONSE-SHAPE`,
+      "dependency",
+    );
   return { token, notificationId: n };
 }
 

@@ -215,6 +215,40 @@ function judgeGrants(
   });
 }
 
+/** The preAuthorized offer by reference: its response, a second offer for caching, its members and grants. */
+async function judgeFirstByReference(
+  c: Ctx,
+  v: Vci,
+  meta: Json,
+  first: Fetched,
+  res: HttpResponse,
+): Promise<void> {
+  c.check("VCI-OFFER-UNSIGNED", !isJwtType(res), {
+    expected: "not application/jwt",
+    actual: res.header("content-type") ?? "(no Content-Type)",
+    res,
+  });
+  c.require("VCI-OFFER-URI-JSON", res.status === 200 && isJsonType(res) && first.offer !== undefined, {
+    expected: "200 application/json with the offer object",
+    actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
+    res,
+  });
+  const second = await fetchOffer(c, v, "preAuthorized");
+  if (second.uri === undefined || second.res === undefined)
+    c.skipOnly("VCI-OFFER-NOT-CACHEABLE", "the second offer did not come by reference", "other");
+  else {
+    const unique = second.uri !== first.uri;
+    c.check("VCI-OFFER-NOT-CACHEABLE", unique || (noStore(res) && noStore(second.res)), {
+      expected: "a unique credential_offer_uri per offer, or Cache-Control: no-store",
+      actual: `${unique ? "distinct URIs" : "the same URI for two offers"}; Cache-Control ${second.res.header("cache-control") ?? "(none)"}`,
+      res: second.res,
+    });
+  }
+  const offer = first.offer!;
+  judgeMembers(c, offer, v.issuer, meta, res);
+  judgeGrants(c, offer, meta, res, true);
+}
+
 /** The offer kinds vci.offer.reference judges besides preAuthorized (byValue has its own check). */
 const OTHER_KINDS = ["txCode", "deferred", "authorizationCode"] as const;
 
@@ -223,8 +257,11 @@ const OTHER_KINDS = ["txCode", "deferred", "authorizationCode"] as const;
  * response, members, grants), without stopping the check when it cannot be read.
  */
 async function judgeOtherOffer(c: Ctx, v: Vci, meta: Json, kind: OfferKind): Promise<void> {
-  const label = `${kind} offer: `;
-  const got = await fetchOffer(c, v, kind, true);
+  judgeFetched(c, v, meta, await fetchOffer(c, v, kind, true), `${kind} offer: `);
+}
+
+/** Judges an offer read by `fetchOffer`: its invocation, its by-reference response if any, its members and grants. */
+function judgeFetched(c: Ctx, v: Vci, meta: Json, got: Fetched, label: string, first = false): void {
   if (got.raw !== undefined) judgeOneParam(c, got.raw, label);
   if (got.raw !== undefined && got.uri === undefined) judgeEncoded(c, got.raw, label);
   const res = got.res;
@@ -251,7 +288,54 @@ async function judgeOtherOffer(c: Ctx, v: Vci, meta: Json, kind: OfferKind): Pro
     return;
   }
   judgeMembers(c, got.offer, v.issuer, meta, res, label);
-  judgeGrants(c, got.offer, meta, res, false, label);
+  judgeGrants(c, got.offer, meta, res, first, label);
+}
+
+/** The rules only an offer by reference shows. */
+const BY_REFERENCE = [
+  "VCI-OFFER-URI-HTTPS",
+  "VCI-OFFER-URI-JSON",
+  "VCI-OFFER-UNSIGNED",
+  "VCI-OFFER-NOT-CACHEABLE",
+] as const;
+
+/**
+ * The preAuthorized offer came by value (or as the offer object itself): the by-reference rules
+ * wait for an offer by reference among the other kinds, and the offer's members and grants are
+ * judged as they came, since those rules hold for every offer whatever its delivery.
+ */
+function judgeFirstByValue(c: Ctx, v: Vci, meta: Json, first: Fetched): void {
+  for (const id of BY_REFERENCE)
+    c.skipOnly(
+      id,
+      "the offers came by value; the by-reference rules need an offer by reference",
+      "not-offered",
+    );
+  if (first.raw === undefined)
+    c.skipOnly(
+      "VCI-OFFER-ONE-PARAM",
+      "the offer source gave the offer object itself, not an invocation",
+      "other",
+    );
+  if (
+    first.offer === undefined &&
+    first.raw !== undefined &&
+    !invocationParams(first.raw)?.has("credential_offer")
+  ) {
+    // No offer to judge: VCI-OFFER-ONE-PARAM has the invocation's finding.
+    for (const id of [
+      "VCI-OFFER-MEMBERS",
+      "VCI-OFFER-CONFIG-KNOWN",
+      "VCI-OFFER-PRE-AUTH-CODE",
+      "VCI-OFFER-AUTH-SERVER",
+    ])
+      c.skipOnly(id, "the invocation carries no offer: see VCI-OFFER-ONE-PARAM", "dependency");
+    return;
+  }
+  if (first.offer === undefined)
+    for (const id of ["VCI-OFFER-CONFIG-KNOWN", "VCI-OFFER-PRE-AUTH-CODE", "VCI-OFFER-AUTH-SERVER"])
+      c.skipOnly(id, "the offer could not be read: see VCI-OFFER-MEMBERS", "dependency");
+  judgeFetched(c, v, meta, first, "", true);
 }
 
 /** specs/000 Resources: Credential Offer object; Endpoints: Wallet Credential Offer Endpoint. */
@@ -259,7 +343,7 @@ export const offerChecks = [
   defineCheck<VciProfile>({
     id: "vci.offer.reference",
     title:
-      "an offer by reference carries one parameter, an https URI answering application/json (never signed) that is unique per offer or not cacheable, with valid members naming configurations of the metadata",
+      "every offer carries one parameter and valid members and grants naming configurations of the metadata; one by reference has an https URI answering application/json (never signed) that is unique per offer or not cacheable",
     requirements: [
       "VCI-OFFER-ONE-PARAM",
       "VCI-OFFER-URI-HTTPS",
@@ -275,34 +359,8 @@ export const offerChecks = [
       const v = new Vci(c);
       const meta = await v.metadata();
       const first = await fetchOffer(c, v, "preAuthorized");
-      if (first.raw !== undefined) judgeOneParam(c, first.raw);
-      const res = first.res;
-      if (res === undefined)
-        c.skip("the offer came by value; the by-reference rules need an offer by reference", "not-offered");
-      c.check("VCI-OFFER-UNSIGNED", !isJwtType(res), {
-        expected: "not application/jwt",
-        actual: res.header("content-type") ?? "(no Content-Type)",
-        res,
-      });
-      c.require("VCI-OFFER-URI-JSON", res.status === 200 && isJsonType(res) && first.offer !== undefined, {
-        expected: "200 application/json with the offer object",
-        actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
-        res,
-      });
-      const second = await fetchOffer(c, v, "preAuthorized");
-      if (second.uri === undefined || second.res === undefined)
-        c.skipOnly("VCI-OFFER-NOT-CACHEABLE", "the second offer did not come by reference", "other");
-      else {
-        const unique = second.uri !== first.uri;
-        c.check("VCI-OFFER-NOT-CACHEABLE", unique || (noStore(res) && noStore(second.res)), {
-          expected: "a unique credential_offer_uri per offer, or Cache-Control: no-store",
-          actual: `${unique ? "distinct URIs" : "the same URI for two offers"}; Cache-Control ${second.res.header("cache-control") ?? "(none)"}`,
-          res: second.res,
-        });
-      }
-      const offer = first.offer!;
-      judgeMembers(c, offer, v.issuer, meta, res);
-      judgeGrants(c, offer, meta, res, true);
+      if (first.res === undefined) judgeFirstByValue(c, v, meta, first);
+      else await judgeFirstByReference(c, v, meta, first, first.res);
       // The rules hold for every offer the issuer makes: each other kind the profile declares
       // (byValue has its own check) is judged the same way.
       for (const kind of OTHER_KINDS)
@@ -312,8 +370,15 @@ export const offerChecks = [
 
   defineCheck<VciProfile>({
     id: "vci.offer.value",
-    title: "an offer by value carries one parameter and valid members naming configurations of the metadata",
-    requirements: ["VCI-OFFER-ONE-PARAM", "VCI-OFFER-MEMBERS", "VCI-OFFER-CONFIG-KNOWN"],
+    title:
+      "an offer by value carries one parameter and valid members and grants naming configurations of the metadata",
+    requirements: [
+      "VCI-OFFER-ONE-PARAM",
+      "VCI-OFFER-MEMBERS",
+      "VCI-OFFER-CONFIG-KNOWN",
+      "VCI-OFFER-PRE-AUTH-CODE",
+      "VCI-OFFER-AUTH-SERVER",
+    ],
     async run(c: Ctx) {
       const v = new Vci(c);
       const meta = await v.metadata();
@@ -339,14 +404,13 @@ export const offerChecks = [
           expected: "credential_offer: URL-encoded JSON of an object",
           actual: "not a JSON object",
         });
-        c.skipOnly(
-          "VCI-OFFER-CONFIG-KNOWN",
-          "the offer could not be read: see VCI-OFFER-MEMBERS",
-          "dependency",
-        );
+        for (const id of ["VCI-OFFER-CONFIG-KNOWN", "VCI-OFFER-PRE-AUTH-CODE", "VCI-OFFER-AUTH-SERVER"])
+          c.skipOnly(id, "the offer could not be read: see VCI-OFFER-MEMBERS", "dependency");
         return;
       }
       judgeMembers(c, got.offer, v.issuer, meta, undefined);
+      // The grant rules hold for an offer whatever its delivery (Grant parameters).
+      judgeGrants(c, got.offer, meta, undefined, true, "byValue offer: ");
     },
   }),
 

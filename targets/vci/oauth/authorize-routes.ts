@@ -64,6 +64,10 @@ export function authorizeRoutes(
 
   // Stryker disable next-line StringLiteral: equivalent: Hono routes "" as "/" in a mounted app
   app.get("/", (c: Context) => {
+    // authorize-issuer-state-error-page: issuer_state looked up in the wrong store, so every
+    // request carrying one (a valid request of an offer among them) gets an error page.
+    if (ctx.faults.has("authorize-issuer-state-error-page") && c.req.query("issuer_state") !== undefined)
+      return html(errorPage("issuer_state is unknown or expired"), 400);
     try {
       const request = readAuthorizationRequest(ctx, offers, (n) => c.req.query(n));
       const id = randomId();

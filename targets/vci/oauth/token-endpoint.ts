@@ -175,12 +175,15 @@ export function tokenEndpoint(deps: TokenDeps) {
       else if (faults.has("grant-type-unsupported-invalid-request"))
         throw invalidRequest("this grant_type is not supported");
       else throw badRequest("unsupported_grant_type", "this grant_type is not supported");
-      const lifetime = tokenLifetime(faults.has("token-long-lived"));
+      // token-dpop-unbound: typed DPoP though the Wallet sent no DPoP proof (nothing to bind it
+      // to), an hour long, and accepted as a plain Bearer token everywhere.
+      const unbound = faults.has("token-dpop-unbound");
+      const lifetime = tokenLifetime(faults.has("token-long-lived") || unbound);
       const token = deps.tokens.issue(granted.grant, lifetime);
       return jsonResponse(
         {
           access_token: token,
-          ...(faults.has("token-type-missing") ? {} : { token_type: "Bearer" }),
+          ...(faults.has("token-type-missing") ? {} : { token_type: unbound ? "DPoP" : "Bearer" }),
           expires_in: lifetime,
           ...(granted.details ? { authorization_details: granted.details } : {}),
         },
