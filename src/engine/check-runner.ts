@@ -308,6 +308,14 @@ function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | unde
       "not-declared",
     );
   }
+  // `probes.<name>: false` declares that the target has nothing such a probe could show (a
+  // provider without any notion of user access): the requirement does not apply to it.
+  if (def.probe !== undefined && env.probes[def.probe] === false) {
+    return new SkipCheck(
+      `not offered: the profile declares that the target has nothing to probe (suites.${env.suite}.probes.${def.probe}: false)`,
+      "not-offered",
+    );
+  }
   if (def.probe !== undefined && env.probes[def.probe] === undefined) {
     return new SkipCheck(
       `needs probe: the profile gives no suites.${env.suite}.probes.${def.probe}`,

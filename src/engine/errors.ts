@@ -25,6 +25,8 @@ export type HarnessErrorCode =
   | "IDC_RUN_ABORTED"
   /** The profile's setup (a hook, a probe, a member it names) did not give what the check needs. */
   | "IDC_SETUP"
+  /** What a verdict needs could not be produced here (a burst too slow to exceed the limit). */
+  | "IDC_UNDECIDABLE"
   | "IDC_INTERNAL";
 
 export class HarnessError extends Error {

@@ -232,7 +232,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
           config: false,
           root: ROOT,
           dir: ROOT,
-          include: files,
+          ...schedule(files),
           watch: false,
           reporters: [reporter],
           provide: { idconform: provide },
@@ -404,4 +404,26 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
 /** vitest's own console output is replaced by our progress lines. */
 function devNull(): Writable {
   return new Writable({ write: (_c, _e, cb) => cb() });
+}
+
+/**
+ * Section files named `*.last.test.ts` hold checks that disturb the target for everything
+ * beside them (the SCIM rate-limit burst throttles the client): each runs after every other
+ * section file of the run, and alone (vitest projects in increasing `groupOrder`). The rest
+ * run in parallel as before.
+ */
+export function schedule(files: readonly string[]): { include: string[] } | { projects: object[] } {
+  const last = files.filter((f) => f.endsWith(".last.test.ts"));
+  if (last.length === 0) return { include: [...files] };
+  const first = files.filter((f) => !last.includes(f));
+  const project = (name: string, include: string[], groupOrder: number): object => ({
+    extends: true,
+    test: { name, include, sequence: { groupOrder } },
+  });
+  return {
+    projects: [
+      ...(first.length > 0 ? [project("checks", first, 0)] : []),
+      ...last.map((f, i) => project(`alone-${i + 1}`, [f], i + 1)),
+    ],
+  };
 }

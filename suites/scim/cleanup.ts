@@ -28,8 +28,9 @@ export async function sweep(
       ["Groups", "displayName"],
     ] as const) {
       const mine: { id: string; name: string }[] = [];
+      const at = kind === "Groups" ? await s.groups() : "/Users";
       for (let page = 0, start = 1; page < MAX_PAGES; page++) {
-        const res = await s.call("GET", `/${kind}?startIndex=${start}&count=${PAGE}&attributes=${attr}`, {
+        const res = await s.call("GET", `${at}?startIndex=${start}&count=${PAGE}&attributes=${attr}`, {
           label: "sweep",
         });
         const list = resources(res);
@@ -44,7 +45,7 @@ export async function sweep(
       found += mine.length;
       while (pending.length > 0) {
         const m = pending[0]!;
-        const res = await s.call("DELETE", `/${kind}/${encodeURIComponent(m.id)}`, { label: "sweep delete" });
+        const res = await s.call("DELETE", `${at}/${encodeURIComponent(m.id)}`, { label: "sweep delete" });
         if (res.status !== 204 && res.status !== 200 && res.status !== 404)
           leftovers.push(`${kind}/${m.id} (${m.name}): DELETE answered ${res.status}`);
         pending.shift();

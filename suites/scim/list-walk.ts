@@ -75,10 +75,31 @@ export class PageLog {
   }
 }
 
+/** One page a walk read: its answer, and where its resources start among the walk's ids. */
+export interface WalkPage {
+  readonly res: HttpResponse;
+  /** The index in `Walk.ids` of the page's first resource. */
+  readonly from: number;
+}
+
 export interface Walk {
   readonly ids: string[];
   /** The first paging rule a page broke, if any. */
   readonly problem?: string;
+  /** Every page read, in order: the last one is where the walk ended (or broke a rule). */
+  readonly pages: readonly WalkPage[];
+}
+
+/**
+ * The page that shows where a walk's ids first differ from `want`: the one holding the first
+ * wrong id, or the last page read when the walk ended early. A finding cites it, so the
+ * evidence is the page to fix, not whichever request the check happened to make last.
+ */
+export function divergingPage(w: Walk, want: readonly string[]): HttpResponse | undefined {
+  const at = w.ids.findIndex((id, i) => id !== want[i]);
+  // No wrong id: the walk listed too few or too many, which its last page shows.
+  if (at < 0) return w.pages[w.pages.length - 1]?.res;
+  return [...w.pages].reverse().find((p) => p.from <= at)?.res;
 }
 
 export interface WalkOptions {
@@ -107,6 +128,8 @@ export interface WalkOptions {
  */
 export async function walk(s: ScimClient, o: WalkOptions): Promise<Walk> {
   const ids: string[] = [];
+  const pages: WalkPage[] = [];
+  const end = (problem?: string): Walk => (problem === undefined ? { ids, pages } : { ids, problem, pages });
   let start = o.startIndex ?? 1;
   let cursor: string | undefined = o.cursor ? "" : undefined;
   let total: number | undefined;
@@ -116,43 +139,39 @@ export async function walk(s: ScimClient, o: WalkOptions): Promise<Walk> {
     const label = `page ${page} (${where}, count ${o.count})`;
     const query = [o.query, where, `count=${o.count}`].filter((x) => x !== "").join("&");
     const res = await s.call("GET", `${o.resource}?${query}`, { label });
+    pages.push({ res, from: ids.length });
     const list = resources(res);
     const body = res.json as ListBody | undefined;
     if (res.status !== 200 || list === undefined || body === undefined)
-      return { ids, problem: `page ${page} answered ${res.status} ${res.text.slice(0, 160)}` };
+      return end(`page ${page} answered ${res.status} ${res.text.slice(0, 160)}`);
     if (cursor === undefined) o.log?.add({ label, asked: start, size: list.length, body, res });
     if (!Array.isArray(body.schemas) || !body.schemas.includes(URN.list))
-      return { ids, problem: `page ${page} is not a ListResponse (schemas ${quote(body.schemas)})` };
-    if (typeof body.totalResults !== "number") return { ids, problem: `page ${page} has no totalResults` };
+      return end(`page ${page} is not a ListResponse (schemas ${quote(body.schemas)})`);
+    if (typeof body.totalResults !== "number") return end(`page ${page} has no totalResults`);
     if (o.expectTotal !== undefined) {
       if (total !== undefined && body.totalResults !== total)
-        return { ids, problem: `totalResults changed from ${total} to ${body.totalResults} on page ${page}` };
+        return end(`totalResults changed from ${total} to ${body.totalResults} on page ${page}`);
       if (body.totalResults !== o.expectTotal)
-        return {
-          ids,
-          problem: `totalResults ${body.totalResults}, but ${o.expectTotal} resources match the query`,
-        };
+        return end(`totalResults ${body.totalResults}, but ${o.expectTotal} resources match the query`);
     }
     total = body.totalResults;
-    if (list.length > o.count)
-      return { ids, problem: `page ${page} holds ${list.length} resources for count=${o.count}` };
+    if (list.length > o.count) return end(`page ${page} holds ${list.length} resources for count=${o.count}`);
     // An index page's itemsPerPage is the ListResponse rule's (the page judge above); a cursor
     // page is judged by no page judge, so the walk holds it to its own count.
     if (cursor !== undefined && typeof body.itemsPerPage === "number" && body.itemsPerPage !== list.length)
-      return { ids, problem: `page ${page}: itemsPerPage ${body.itemsPerPage} but ${list.length} resources` };
+      return end(`page ${page}: itemsPerPage ${body.itemsPerPage} but ${list.length} resources`);
     ids.push(...list.map((r) => String(r.id)));
     if (cursor !== undefined) {
-      if (typeof body.nextCursor !== "string" || body.nextCursor === "") return { ids };
-      if (seenCursors.has(body.nextCursor))
-        return { ids, problem: `nextCursor ${body.nextCursor} came back: a cycle` };
+      if (typeof body.nextCursor !== "string" || body.nextCursor === "") return end();
+      if (seenCursors.has(body.nextCursor)) return end(`nextCursor ${body.nextCursor} came back: a cycle`);
       seenCursors.add(body.nextCursor);
       cursor = body.nextCursor;
     } else {
       if (typeof body.startIndex === "number" && body.startIndex !== start)
-        return { ids, problem: `page ${page}: startIndex ${body.startIndex}, asked ${start}` };
-      if (list.length === 0 || start + list.length > total) return { ids };
+        return end(`page ${page}: startIndex ${body.startIndex}, asked ${start}`);
+      if (list.length === 0 || start + list.length > total) return end();
       start += list.length;
     }
   }
-  return { ids, problem: `more than ${o.maxPages} pages: runaway pagination` };
+  return end(`more than ${o.maxPages} pages: runaway pagination`);
 }

@@ -51,6 +51,23 @@ export function leakIn(text: string): string | undefined {
   return leak ? `${leak[0]}: ${text.match(leak[1])?.[0]?.trim().slice(0, 160) ?? ""}` : undefined;
 }
 
+/**
+ * Headers that name the server software (RFC 9110 §10.2.4: no needlessly fine-grained detail):
+ * the framework banners, always; Server only with a version (a bare product name is common
+ * and harmless).
+ */
+const BANNERS = ["x-powered-by", "x-aspnet-version", "x-aspnetmvc-version", "x-generator"];
+
+/** The first banner header of a response, as "name: value". */
+export function bannerIn(header: (name: string) => string | undefined): string | undefined {
+  for (const name of BANNERS) {
+    const v = header(name);
+    if (v !== undefined) return `${name}: ${quote(v, 80)}`;
+  }
+  const server = header("server");
+  return server !== undefined && /\/\s*v?\d/.test(server) ? `server: ${quote(server, 80)}` : undefined;
+}
+
 const what = (ex: ObservedExchange): string => `the ${ex.status} answer to ${ex.method} ${ex.url.pathname}`;
 
 /**
@@ -91,6 +108,24 @@ export const scimObservers = [
             message: `${what(ex)} leaks internal details`,
             expected: "no stack trace, SQL, file path or framework banner",
             actual: leak,
+          };
+    },
+  }),
+  defineObserver<ScimProfile>({
+    id: "scim.observe-no-banner",
+    title:
+      "no error response of the service provider names its software in a header (X-Powered-By, Server with a version)",
+    requirement: "SCIM-ERROR-NO-BANNER",
+    applies: (ex, p) => scim(ex, p) && ex.status >= 400,
+    judge: (ex) => {
+      const banner = bannerIn((n) => ex.header(n));
+      return banner === undefined
+        ? undefined
+        : {
+            message: `${what(ex)} names the server software in a header`,
+            expected:
+              "no X-Powered-By, X-AspNet-Version, X-AspNetMvc-Version or X-Generator; no Server with a version",
+            actual: banner,
           };
     },
   }),

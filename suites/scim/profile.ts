@@ -87,14 +87,30 @@ export const scimProfile = suiteSection({
     .default({}),
   rateLimit: z
     .strictObject({
-      /** Requests sent in the burst that must meet 429. */
+      /**
+       * Requests sent in the burst that must meet 429: `GET /Users?count=1` with one token,
+       * `parallel` in flight at a time, each batch sent when the last has answered, stopping
+       * at the first 429. It runs after every other check, alone.
+       */
       burst: z.int().min(1).max(5000).default(150),
-      /** The limit the vendor states, when known; above the burst the check is skipped with that reason. */
+      /** Requests of the burst in flight at once. */
+      parallel: z.int().min(1).max(100).default(10),
+      /**
+       * The limit the vendor states (requests per `windowSeconds`), when known: at or above the
+       * burst the check is skipped; below it, a burst that met no 429 fails only if more than
+       * this many requests went out within one window.
+       */
       statedLimit: z.int().min(1).optional(),
+      /**
+       * The window of the limit, in seconds. Without `statedLimit`, a burst that met no 429
+       * fails only if all of it went out within one window; a slower burst proves nothing and
+       * is an `error` saying the rate it reached.
+       */
+      windowSeconds: z.number().min(0.1).max(3600).default(1),
       /** Longest Retry-After the recovery check waits for. */
       maxWaitSeconds: z.int().min(0).max(120).default(5),
     })
-    .default({ burst: 150, maxWaitSeconds: 5 }),
+    .default({ burst: 150, parallel: 10, windowSeconds: 1, maxWaitSeconds: 5 }),
   pagination: z
     .strictObject({
       /** Users the pagination property creates for its walks. */

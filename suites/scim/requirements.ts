@@ -80,8 +80,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-AUTH-TOKEN-EXPIRES",
     level: "MUST",
-    source: `${C} Authentication 6 ("access tokens SHALL expire")`,
-    text: "the token response states a finite lifetime (expires_in)",
+    source: `${C} Authentication 6 ("access tokens SHALL expire"); RFC 6749 §5.1 (expires_in RECOMMENDED: when absent the lifetime cannot be observed, and the requirement is skipped)`,
+    text: "the token response's expires_in is a positive number of seconds (a finite lifetime)",
   },
   {
     id: "SCIM-AUTH-ASSERTION-AUD",
@@ -160,8 +160,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-USER-FILTER-EMAIL",
     level: "MUST",
-    source: `${PUB}: emails[value eq ...]`,
-    text: "filter emails[value eq ...] finds the user",
+    source: `${PUB}: emails[value eq ...]; RFC 7643 §4.1.2, §8.7.1 (emails.value caseExact false); RFC 7644 §3.4.2.2 (a resource without the attribute does not match)`,
+    text: "filter emails[value eq ...] finds the user, whatever the case of the address, also while users without emails exist",
   },
   {
     id: "SCIM-USER-UNIQUENESS",
@@ -248,14 +248,14 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-GROUP-CREATE",
     level: "MUST",
-    source: `${C} Endpoints (POST /Group); RFC 7644 §3.3; RFC 7643 §3.1, §4.2`,
-    text: "POST /Group creates a group, also one without members: 201 with id and a Location equal to meta.location, and the group reads back as a Group resource (schemas, meta.resourceType, any meta.version an entity-tag, members' $ref and type those of the user) with the displayName and members it was created with",
+    source: `${C} Endpoints (POST /Group: "create group"; GET /ResourceTypes MUST include Groups); RFC 7644 §3.3; RFC 7643 §3.1, §4.2, §6 (endpoint)`,
+    text: "a POST to the Group endpoint /ResourceTypes gives (RFC 7644's /Groups) creates a group, also one without members: 201 with id and a Location equal to meta.location, and the group reads back as a Group resource (schemas, meta.resourceType, any meta.version an entity-tag, members' $ref and type those of the user) with the displayName and members it was created with",
   },
   {
     id: "SCIM-GROUP-GET-EXCLUDE",
     level: "MUST",
-    source: `${C} Endpoints (GET /Group/{id}?excludedAttributes=members); RFC 7644 §3.4.2.5, §3.10; RFC 7643 §2.1, §7`,
-    text: "GET /Group/{id}?excludedAttributes=members answers the group without members and with every other attribute, whatever the case of the name or a schema URN before it; naming id and schemas too leaves them in",
+    source: `${C} Endpoints (GET /Group/{id}?excludedAttributes=members: "get group by id"); RFC 7644 §3.4.2.5, §3.10; RFC 7643 §2.1, §7`,
+    text: "GET {Group endpoint}/{id}?excludedAttributes=members answers the group without members and with every other attribute, whatever the case of the name or a schema URN before it; naming id and schemas too leaves them in",
   },
   {
     id: "SCIM-GROUP-LIST",
@@ -292,8 +292,8 @@ export const catalog = defineCatalog("scim", [
   {
     id: "SCIM-ERROR-FILTER",
     level: "MUST",
-    source: `${PUB}: scimType invalidFilter; RFC 7644 §3.4.2.2 (filter grammar), §3.12`,
-    text: "every unparsable filter (unterminated string, missing or unquoted value, missing or unknown operator, unclosed bracket, trailing text, a bad or quoted attribute name) answers 400 with scimType invalidFilter",
+    source: `${PUB}: scimType invalidFilter; RFC 7644 §3.4.2.2 (filter grammar), §3.12 (scimType OPTIONAL; Table 9: invalidFilter, 400)`,
+    text: "every unparsable filter (unterminated string, missing or unquoted value, missing or unknown operator, unclosed bracket, trailing text, a bad or quoted attribute name) answers 400; a scimType, when the error gives one, is invalidFilter",
   },
   {
     id: "SCIM-ERROR-SYNTAX",
@@ -312,6 +312,24 @@ export const catalog = defineCatalog("scim", [
     level: "MUST",
     source: `${C} Errors ("MUST NOT leak internal details")`,
     text: "no error body holds a stack trace, a runtime error message, SQL, a file path or a framework banner",
+  },
+  {
+    id: "SCIM-ERROR-SCIMTYPE",
+    level: "SHOULD",
+    source: `RFC 7644 §3.12 (scimType OPTIONAL; Table 9 names the keyword of each 400); ${PUB}: scimType values`,
+    text: "the 400 for an unparsable filter names scimType invalidFilter, and the 400 for a request body that is not JSON names invalidSyntax (or invalidValue, for JSON that is not an object)",
+  },
+  {
+    id: "SCIM-ERROR-NO-BANNER",
+    level: "SHOULD",
+    source: `${C} Errors ("MUST NOT leak internal details"); RFC 9110 §10.2.4 (SHOULD NOT send needlessly fine-grained detail about the server software)`,
+    text: "no error response of the service provider names its software in a header: no X-Powered-By, X-AspNet-Version or X-AspNetMvc-Version, no Server with a version",
+  },
+  {
+    id: "SCIM-ERROR-UNKNOWN-ENDPOINT",
+    level: "SHOULD",
+    source: `${C} Errors (SCIM errors generally: SCIM error format); RFC 7644 §3.12 (404: "Specified resource (e.g., User) or endpoint does not exist")`,
+    text: "a path under the SCIM base URL that is no endpoint answers 404 in the SCIM error format",
   },
   {
     id: "SCIM-AUTH-TOKEN-REQUEST",
@@ -348,5 +366,11 @@ export const catalog = defineCatalog("scim", [
     level: "SHOULD",
     source: `${C} Endpoints (excludedAttributes); RFC 7644 §3.9 (the default set of attributes less those excludedAttributes lists is returned), §3.4.2.5`,
     text: "GET /Groups/{id}?excludedAttributes=displayName answers the group without displayName and with its other attributes, members included",
+  },
+  {
+    id: "SCIM-GROUP-PROFILE-PATHS",
+    level: "SHOULD",
+    source: `${C} Endpoints ("POST /Group | create group | path written this way in the profile for creation"; "GET /Group/{id}?excludedAttributes=members | get group by id | path written this way in the profile"). RFC 7644 §3.2 and every provider tried serve /Groups; the document's literal paths are judged apart, so a provider without them fails nothing else`,
+    text: "the paths as the document writes them work too: POST /Group creates a group, and GET /Group/{id}?excludedAttributes=members answers that group",
   },
 ]);

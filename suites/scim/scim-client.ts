@@ -20,6 +20,37 @@ type Ctx = CheckContext<ScimProfile>;
 /** Access tokens are shared by the checks of one worker, until shortly before they expire. */
 const tokenCache = new Map<string, { token: string; until: number }>();
 const endpointCache = new Map<string, string>();
+/** The Group endpoint /ResourceTypes gives, per service provider and run. */
+const groupEndpoints = new Map<string, string>();
+
+/** SCIM's own path for groups (RFC 7644 §3.2), used when /ResourceTypes names none. */
+export const GROUPS = "/Groups";
+
+/**
+ * The endpoint of the Group resource type in a /ResourceTypes answer, as a path under the
+ * base URL (RFC 7643 §6: "endpoint ... relative to the Base URL", e.g. "/Groups"; an absolute
+ * URL under the base, or one without its leading slash, is read the same). Undefined when the
+ * answer names no usable one.
+ */
+export function groupEndpointOf(json: unknown, base: string): string | undefined {
+  const list = Array.isArray(json) ? json : (json as { Resources?: unknown } | undefined)?.Resources;
+  if (!Array.isArray(list)) return undefined;
+  const rt = list.find((r) => {
+    const x = (r ?? {}) as { id?: unknown; name?: unknown; schema?: unknown };
+    return x.schema === URN.group || x.id === "Group" || x.name === "Group";
+  }) as { endpoint?: unknown } | undefined;
+  if (typeof rt?.endpoint !== "string") return undefined;
+  let e = rt.endpoint;
+  if (/^https?:\/\//i.test(e)) {
+    if (!e.startsWith(`${base}/`)) return undefined;
+    e = e.slice(base.length);
+  }
+  if (!e.startsWith("/")) e = `/${e}`;
+  e = e.replace(/\/+$/, "");
+  const segments = e.split("/").slice(1);
+  const plain = segments.every((x) => /^[A-Za-z0-9._~-]+$/.test(x) && x !== "." && x !== "..");
+  return plain && e.length <= 200 ? e : undefined;
+}
 
 /** The tag every resource of this run carries: `<prefix>-<run suffix>-`. */
 export function runTag(p: ScimProfile, runId: string): string {
@@ -68,6 +99,24 @@ export class ScimClient {
     }
     endpointCache.set(issuer.href, te);
     return te;
+  }
+
+  /**
+   * Where groups live: the endpoint /ResourceTypes gives for Group (once per provider and
+   * run), or SCIM's `/Groups` when it names none (a finding of SCIM-RT-USERS-GROUPS, not a
+   * reason to test groups anywhere else). specs/002 area C writes `POST /Group` and
+   * `GET /Group/{id}`; those literal paths are judged apart (SCIM-GROUP-PROFILE-PATHS).
+   */
+  async groups(): Promise<string> {
+    const key = `${this.base}|${this.c.runId}`;
+    const hit = groupEndpoints.get(key);
+    if (hit) return hit;
+    const res = await this.call("GET", "/ResourceTypes", {
+      label: "the Group endpoint (GET /ResourceTypes)",
+    });
+    const path = (res.status === 200 ? groupEndpointOf(res.json, this.base) : undefined) ?? GROUPS;
+    groupEndpoints.set(key, path);
+    return path;
   }
 
   /** POSTs a client-credentials token request with a signed assertion (claims overridable). */
@@ -191,7 +240,8 @@ export class ScimClient {
   async remove(kind: "Users" | "Groups", id: string | undefined): Promise<void> {
     if (id === undefined) return;
     try {
-      const res = await this.call("DELETE", `/${kind}/${encodeURIComponent(id)}`, { label: "clean up" });
+      const at = kind === "Groups" ? await this.groups() : "/Users";
+      const res = await this.call("DELETE", `${at}/${encodeURIComponent(id)}`, { label: "clean up" });
       if (res.status !== 204 && res.status !== 200 && res.status !== 404)
         this.c.note(`could not delete ${kind}/${id}: ${res.status}`);
     } catch (err) {

@@ -28,7 +28,14 @@ export interface ScimAppOptions {
   readonly client: TrustedClient;
   /** The rate limiter's clock (tests freeze it, so a burst's verdict never depends on load). */
   readonly clock?: () => number;
+  /** Tests: another per-token limit, and a client-wide penalty (see RateLimiter). */
+  readonly rateLimit?: { readonly perSecond?: number; readonly penaltySeconds?: number };
 }
+
+// Stryker disable all: test plumbing: the demo and the suite's runs use the default limit
+const limiter = (o: ScimAppOptions): RateLimiter =>
+  new RateLimiter(o.rateLimit?.perSecond, o.clock, (o.rateLimit?.penaltySeconds ?? 0) * 1000);
+// Stryker restore all
 
 /**
  * The Application of specs/002 area C, as one Hono app: its OAuth authorization server
@@ -62,7 +69,14 @@ export function createScimApp(o: ScimAppOptions): Hono {
   app.post("/oauth/token", tokenEndpoint({ client: o.client, tokens, jtis: new JtiCache(), faults, urls }));
 
   const scim = new Hono();
-  scim.use("*", bearerGuard({ tokens, rate: new RateLimiter(undefined, o.clock), faults }));
+  // group-path-singular-missing: groups live at /Groups only, and the router answers the
+  // document's /Group paths 404 before any authentication (as frameworks commonly do).
+  if (faults.has("group-path-singular-missing")) {
+    const missing = (): Response => respond.error(new ScimError(404, undefined, "no such endpoint"));
+    scim.all("/Group", missing);
+    scim.all("/Group/*", missing);
+  }
+  scim.use("*", bearerGuard({ tokens, rate: limiter(o), faults }));
   // Stryker disable next-line StringLiteral: equivalent: Hono mounts a sub-app at "" and "/" alike
   scim.route("/", discoveryRoutes(deps));
   // Stryker disable next-line StringLiteral: equivalent: Hono mounts a sub-app at "" and "/" alike
@@ -77,9 +91,12 @@ export function createScimApp(o: ScimAppOptions): Hono {
   // RFC 7644 §3.12: an unknown endpoint or resource is 404 in the SCIM error format.
   // Stryker disable all: a path or method no route serves, which no check requests: SCIM defines no other endpoint to try, and the body of a 404 for one is commonly the provider framework's
   app.notFound((c) =>
-    isScim(c.req.path)
-      ? respond.error(new ScimError(404, undefined, "no such endpoint"))
-      : c.json({ error: "not_found" }, 404),
+    // unknown-endpoint-plain-404: the web framework's own plain-text 404 instead.
+    faults.has("unknown-endpoint-plain-404")
+      ? c.text("404 Not Found", 404)
+      : isScim(c.req.path)
+        ? respond.error(new ScimError(404, undefined, "no such endpoint"))
+        : c.json({ error: "not_found" }, 404),
   );
   // Stryker restore all
   // Anything unexpected becomes a bare 500: never a stack, a path or a framework name.

@@ -37,6 +37,12 @@ export const faults = [
     skips: ["SCIM-RATE-LIMIT-RECOVERS"],
   },
   {
+    id: "ratelimit-absent",
+    description: "no rate limit at all: a token may send any number of requests a second",
+    breaks: ["SCIM-RATE-LIMIT"],
+    skips: ["SCIM-RATE-LIMIT-RECOVERS"],
+  },
+  {
     id: "filter-error-runtime-message",
     description:
       "an invalid filter's error detail is the parser's own runtime error (a TypeError message), still 400 invalidFilter",
@@ -190,7 +196,14 @@ export const faults = [
   },
   {
     id: "token-no-expiry",
-    description: "access tokens never expire, and the token response carries no expires_in",
+    description:
+      "access tokens never expire, and the token response carries no expires_in (RFC 6749 §5.1 only RECOMMENDS it: from outside, nothing shows the lifetime, and the suite says so)",
+    skips: ["SCIM-AUTH-TOKEN-EXPIRES"],
+    breaks: [],
+  },
+  {
+    id: "token-expires-in-zero",
+    description: "access tokens never expire, which the token response states as expires_in 0",
     breaks: ["SCIM-AUTH-TOKEN-EXPIRES"],
   },
   {
@@ -370,10 +383,56 @@ export const faults = [
     breaks: ["SCIM-GROUP-EXCLUDED-ATTRIBUTES"],
   },
   {
+    id: "group-path-singular-missing",
+    description:
+      "groups are served at /Groups only (as RFC 7644 and /ResourceTypes say): POST /Group and GET /Group/{id} answer 404, before any authentication (seen in every provider tried)",
+    breaks: ["SCIM-GROUP-PROFILE-PATHS"],
+  },
+  {
     id: "list-start-index-wraps",
     description:
       "GET /Users with a startIndex past the last user wraps around and lists users from the first again (seen in a real provider)",
     breaks: ["SCIM-LIST-PAGINATION"],
+  },
+  {
+    id: "error-no-scimtype",
+    description:
+      'the 400 for an unparsable filter or a request body that is not JSON carries no scimType (SCIM error, status "400")',
+    breaks: ["SCIM-ERROR-SCIMTYPE"],
+  },
+  {
+    id: "email-filter-case-sensitive",
+    description: "filter emails[value eq ...] compares the address case-sensitively",
+    breaks: ["SCIM-USER-FILTER-EMAIL"],
+  },
+  {
+    id: "filter-missing-emails-error",
+    description:
+      "an emails filter answers 400 with the evaluator's runtime error as detail whenever some user has no emails (seen in a real provider)",
+    breaks: ["SCIM-USER-FILTER-EMAIL", "SCIM-ERROR-NO-LEAK"],
+  },
+  {
+    id: "error-powered-by-header",
+    description: "SCIM error responses carry the framework's banner header X-Powered-By: Express",
+    breaks: ["SCIM-ERROR-NO-BANNER"],
+  },
+  {
+    id: "unknown-endpoint-plain-404",
+    description:
+      "a path under the SCIM base URL that no endpoint serves answers the web framework's plain-text 404, not a SCIM error",
+    breaks: ["SCIM-ERROR-UNKNOWN-ENDPOINT"],
+  },
+  {
+    id: "page-overrun-empty",
+    description:
+      "a /Users index page after the first that would reach past the last user answers no Resources (a bounds check on startIndex + count), so the last users of a walk by 2 are lost",
+    breaks: ["SCIM-LIST-PAGINATION"],
+  },
+  {
+    id: "items-per-page-count",
+    description:
+      "/Users index pages state itemsPerPage equal to count, also on a last page holding fewer resources",
+    breaks: ["SCIM-LIST-RESPONSE"],
   },
 ] as const satisfies readonly FaultDef[];
 

@@ -18,6 +18,12 @@ export interface StartScimOptions {
   readonly tls?: { key: string; cert: string };
   /** The rate limiter's clock, for tests (default `Date.now`). */
   readonly clock?: () => number;
+  /**
+   * For tests of the suite's scheduling: another per-token limit (requests a second), and
+   * a gateway-style penalty: after a token goes over, every request of the client is
+   * refused with 429 for `penaltySeconds`.
+   */
+  readonly rateLimit?: { readonly perSecond?: number; readonly penaltySeconds?: number };
 }
 
 // Stryker disable next-line all: start plumbing for a caller that brings its own key (clientJwk); no run of the suite does, it uses the key the target generates
@@ -60,6 +66,8 @@ export async function startScimTarget(opts: StartScimOptions): Promise<RunningTa
     client: { clientId: CLIENT_ID, key, kid: publicJwk.kid },
     // Stryker disable next-line ObjectLiteral: test plumbing: a frozen rate-limiter clock for unit tests; the suite runs on Date.now
     ...(opts.clock ? { clock: opts.clock } : {}),
+    // Stryker disable next-line ObjectLiteral: test plumbing: the suite's runs use the default limit
+    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
   });
   // Stryker disable all: server plumbing: the listening port and TLS of `idconform target`; the suite's checks reach the target at whatever URL it listens on
   const server = await serveApp(app, {

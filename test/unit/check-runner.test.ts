@@ -105,6 +105,19 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
     );
     expect(probe.findings[0]).toMatchObject({ skipKind: "needs-probe" });
     expect(probe.findings[0]?.message).toMatch(/^needs probe/);
+    // A probe declared `false`: the target has nothing it could show, so "not offered".
+    const none = await runCheck(
+      defineCheck({
+        id: "unit.f",
+        title: "t",
+        requirements: ["U-F-ONE"],
+        probe: "revocation",
+        async run() {},
+      }),
+      { ...env, probes: { revocation: false } },
+    );
+    expect(none.findings[0]).toMatchObject({ skipKind: "not-offered" });
+    expect(none.findings[0]?.message).toContain("suites.unit.probes.revocation: false");
   });
 
   it("a thrown exception is a harness error with its message, and secrets are redacted from it", async () => {

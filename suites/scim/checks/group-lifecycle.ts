@@ -18,26 +18,70 @@ const idOf = (res: HttpResponse): string | undefined => {
  */
 const NOT_OFFERED = new Set([403, 405, 501]);
 
+/**
+ * specs/002 area C writes `POST /Group` and `GET /Group/{id}` ("path written this way in the
+ * profile"), where RFC 7644 has `/Groups`: tried apart, at SHOULD, and nothing else depends on it.
+ */
+const profilePaths = defineCheck<ScimProfile>({
+  id: "scim.group-profile-paths",
+  title:
+    "POST /Group and GET /Group/{id}?excludedAttributes=members, the paths as the document writes them, create a group and read it",
+  requirements: ["SCIM-GROUP-PROFILE-PATHS"],
+  async run(c) {
+    const s = new ScimClient(c);
+    let gid: string | undefined;
+    try {
+      const name = s.name("group");
+      const made = await s.call("POST", "/Group", {
+        body: { schemas: [URN.group], displayName: name },
+        label: "create group at the document's path (POST /Group)",
+      });
+      gid = idOf(made);
+      // Its status is SCIM-GROUP-CREATE's to judge (201): here any 2xx with an id is the path working.
+      c.require("SCIM-GROUP-PROFILE-PATHS", gid !== undefined, {
+        expected: "POST /Group, as specs/002 area C writes it, creates the group (2xx with its id)",
+        actual: `${made.status} ${made.text.slice(0, 200)}`,
+        res: made,
+      });
+      const read = await s.call("GET", `/Group/${encodeURIComponent(gid ?? "")}?excludedAttributes=members`, {
+        label: "read the group at the document's path (GET /Group/{id})",
+      });
+      const got = asJson(read);
+      // What excludedAttributes leaves out is SCIM-GROUP-GET-EXCLUDE's, at the Group endpoint:
+      // here only that the document's path answers with this group.
+      c.check("SCIM-GROUP-PROFILE-PATHS", read.status === 200 && got.id === gid && got.displayName === name, {
+        expected: `GET /Group/${gid}?excludedAttributes=members answers 200 with the group (displayName ${name})`,
+        actual: `${read.status}: id ${quote(got.id ?? null)}, displayName ${quote(got.displayName ?? null)}`,
+        res: read,
+      });
+    } finally {
+      await s.remove("Groups", gid);
+    }
+  },
+});
+
 /** RFC 7644 §3.6 (group removal) and RFC 9865 (cursor pagination) on /Groups. */
 export const groupLifecycleChecks = [
+  profilePaths,
   defineCheck<ScimProfile>({
     id: "scim.group-delete",
     title:
-      "DELETE /Groups/{id} answers 204, and the group then reads 404 (by /Groups and /Group), and a second DELETE answers 404",
+      "DELETE /Groups/{id} answers 204, and the group then reads 404 (at its endpoint and at /Group), and a second DELETE answers 404",
     requirements: ["SCIM-GROUP-DELETE"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       let gid: string | undefined;
       try {
         gid = idOf(
-          await s.call("POST", "/Group", {
+          await s.call("POST", g, {
             body: { schemas: [URN.group], displayName: s.name("group") },
             label: "create group",
           }),
         );
         if (gid === undefined)
           return c.skip("creating the group failed: see SCIM-GROUP-CREATE", "dependency");
-        const path = `/Groups/${encodeURIComponent(gid)}`;
+        const path = `${g}/${encodeURIComponent(gid)}`;
         const del = await s.call("DELETE", path, { label: "delete the group" });
         if (NOT_OFFERED.has(del.status))
           return c.skip(`DELETE of a group answered ${del.status}: group removal not offered`, "not-offered");
@@ -47,7 +91,7 @@ export const groupLifecycleChecks = [
         });
         // RFC 7644 §3.6: 404 for every operation on the deleted resource, under either path,
         // and a second DELETE is one of them.
-        for (const p of [path, path.replace("/Groups/", "/Group/")]) {
+        for (const p of new Set([path, `/Group/${encodeURIComponent(gid)}`])) {
           const after = await s.call("GET", p, { label: `read the deleted group (${p.split("/")[1]})` });
           c.check("SCIM-GROUP-DELETE", after.status === 404, {
             expected: `GET ${p} answers 404 after the DELETE`,
@@ -73,6 +117,7 @@ export const groupLifecycleChecks = [
     requirements: ["SCIM-LIST-CURSOR"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       const spc = await s.call("GET", "/ServiceProviderConfig", { label: "ServiceProviderConfig" });
       if ((spc.json as { pagination?: { cursor?: unknown } } | undefined)?.pagination?.cursor !== true)
         return c.skip("not offered: ServiceProviderConfig does not set pagination.cursor", "not-offered");
@@ -80,7 +125,7 @@ export const groupLifecycleChecks = [
       try {
         for (let i = 0; i < 3; i++) {
           const id = idOf(
-            await s.call("POST", "/Group", {
+            await s.call("POST", g, {
               body: { schemas: [URN.group], displayName: s.name("cursor") },
               label: `create group ${i + 1}`,
             }),
@@ -91,7 +136,7 @@ export const groupLifecycleChecks = [
         // Other clients may add groups meanwhile: no total is expected. Bounded as the index walk.
         for (const count of [1, 2]) {
           const w = await walk(s, {
-            resource: "/Groups",
+            resource: g,
             query: "excludedAttributes=members",
             count,
             cursor: true,
@@ -104,7 +149,7 @@ export const groupLifecycleChecks = [
           });
         }
         // count 0 asks for totalResults alone (RFC 7644 §3.4.2.4), by cursor too.
-        const zero = await s.call("GET", "/Groups?cursor=&count=0&excludedAttributes=members", {
+        const zero = await s.call("GET", `${g}?cursor=&count=0&excludedAttributes=members`, {
           label: "first cursor page with count 0",
         });
         c.check("SCIM-LIST-CURSOR", totalOnly(zero, ids.length), {
@@ -114,7 +159,7 @@ export const groupLifecycleChecks = [
         });
         // A filter that selects nothing walks to one empty page (RFC 9865: no nextCursor then).
         const none = await walk(s, {
-          resource: "/Groups",
+          resource: g,
           query: `filter=${encodeURIComponent(`displayName eq "${s.name("none")}"`)}`,
           count: 2,
           cursor: true,
@@ -139,20 +184,21 @@ export const groupLifecycleChecks = [
     requirements: ["SCIM-GROUP-EXCLUDED-ATTRIBUTES"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       const user = await s.createUser();
       if (user.id === undefined)
         return c.skip(`creating a member answered ${user.res.status}: see SCIM-USER-CREATE`, "dependency");
       let gid: string | undefined;
       try {
         gid = idOf(
-          await s.call("POST", "/Group", {
+          await s.call("POST", g, {
             body: { schemas: [URN.group], displayName: s.name("group"), members: [{ value: user.id }] },
             label: "create group with a member",
           }),
         );
         if (gid === undefined)
           return c.skip("creating the group failed: see SCIM-GROUP-CREATE", "dependency");
-        const path = `/Groups/${encodeURIComponent(gid)}`;
+        const path = `${g}/${encodeURIComponent(gid)}`;
         const whole = await s.call("GET", path, { label: "read the group whole" });
         if (whole.status !== 200) return c.skip(`reading the group answered ${whole.status}`, "dependency");
         const all = asJson(whole);

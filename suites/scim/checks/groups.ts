@@ -75,16 +75,19 @@ async function removeB(c: Ctx, s: ScimClient, path: string, a: string, b: string
 /**
  * specs/002 area C Endpoints (Groups are the Application's Roles), with the public PATCH forms;
  * the removal, cursor and excludedAttributes checks of group-lifecycle.ts go with them, so that
- * every check that makes groups runs in the one file beside the /Groups walk.
+ * every check that makes groups runs in the one file beside the /Groups walk. Groups are
+ * tested at the endpoint /ResourceTypes gives (`ScimClient.groups`); the document's literal
+ * `/Group` paths are judged by scim.group-profile-paths alone.
  */
 export const groupChecks = [
   defineCheck<ScimProfile>({
     id: "scim.group-create-read",
     title:
-      "POST /Group creates a group (with members, without, with members null) that reads back as created, with Location and meta; excludedAttributes=members in any case or with its URN, and a displayName filter with it, leave members out and nothing else",
+      "POST to the Group endpoint of /ResourceTypes (SCIM's /Groups) creates a group (with members, without, with members null) that reads back as created, with Location and meta; excludedAttributes=members in any case or with its URN, and a displayName filter with it, leave members out and nothing else",
     requirements: ["SCIM-GROUP-CREATE", "SCIM-GROUP-GET-EXCLUDE", "SCIM-GROUP-FILTER"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       const user = await s.createUser();
       if (user.id === undefined)
         return c.skip(`creating a member answered ${user.res.status}: see SCIM-USER-CREATE`, "dependency");
@@ -94,9 +97,9 @@ export const groupChecks = [
         // A double quote in the name: the filter below carries it escaped, as a JSON string
         // (RFC 7644 §3.4.2.2: compValue is a JSON string, RFC 7159).
         const name = `${s.name("group")} "q"`;
-        const res = await s.call("POST", "/Group", {
+        const res = await s.call("POST", g, {
           body: group(name, [user.id]),
-          label: "create group (POST /Group)",
+          label: `create group (POST ${g})`,
         });
         gid = idOf(res);
         c.require("SCIM-GROUP-CREATE", gid !== undefined, {
@@ -104,24 +107,25 @@ export const groupChecks = [
           actual: `${res.status} ${res.text.slice(0, 200)}`,
         });
         // RFC 7644 §3.3: the new group's URI SHALL be in the Location header and in meta.location
-        // (either may be relative, RFC 7643 §2.3.7; the profile writes /Group, SCIM /Groups).
+        // (either may be relative, RFC 7643 §2.3.7; the profile writes /Group, so a URI there is
+        // taken too).
         const location = res.header("location");
         const metaLocation = ((asJson(res).meta ?? {}) as Json).location;
-        const headerUri = absoluteUri(location, `${s.base}/Groups`);
+        const headerUri = absoluteUri(location, `${s.base}${g}`);
         const id = encodeURIComponent(gid ?? "");
         c.check(
           "SCIM-GROUP-CREATE",
           headerUri !== undefined &&
-            headerUri === absoluteUri(metaLocation, `${s.base}/Groups`) &&
-            (headerUri.endsWith(`/Groups/${id}`) || headerUri.endsWith(`/Group/${id}`)),
+            headerUri === absoluteUri(metaLocation, `${s.base}${g}`) &&
+            (headerUri.endsWith(`${g}/${id}`) || headerUri.endsWith(`/Group/${id}`)),
           {
-            expected: `a Location header equal to meta.location, ending in /Groups/${id}`,
+            expected: `a Location header equal to meta.location, ending in ${g}/${id}`,
             actual: `Location ${quote(location ?? null)}, meta.location ${quote(metaLocation ?? null)}`,
             res,
           },
         );
         // A creation passes only when the new group reads back as it was sent, members included.
-        const whole = await s.call("GET", `/Groups/${encodeURIComponent(gid ?? "")}`, {
+        const whole = await s.call("GET", `${g}/${encodeURIComponent(gid ?? "")}`, {
           label: "read the new group with its members",
         });
         const made = asJson(whole);
@@ -140,7 +144,7 @@ export const groupChecks = [
         );
         // Every way of naming members leaves them out and nothing else (RFC 7644 §3.4.2.5).
         await c.each("SCIM-GROUP-GET-EXCLUDE", MEMBERS_EXCLUDED, "excludedAttributes values", async (ex) => {
-          const one = await s.call("GET", `/Group/${id}?excludedAttributes=${encodeURIComponent(ex)}`, {
+          const one = await s.call("GET", `${g}/${id}?excludedAttributes=${encodeURIComponent(ex)}`, {
             label: `get group with excludedAttributes=${ex}`,
           });
           // Without a whole read to compare with, the group is judged by its id alone.
@@ -158,7 +162,7 @@ export const groupChecks = [
         // (RFC 7643 §2.5): a group of a displayName alone is created, and reads back with no
         // member. Made before the filter below, which must then pick one group of three.
         for (const [how, body] of BARE) {
-          const bare = await s.call("POST", "/Group", {
+          const bare = await s.call("POST", g, {
             body: { schemas: [URN.group], displayName: s.name("group"), ...body },
             label: `create group ${how}`,
           });
@@ -167,7 +171,7 @@ export const groupChecks = [
           const bareRead =
             bareId === undefined
               ? undefined
-              : await s.call("GET", `/Groups/${encodeURIComponent(bareId)}`, {
+              : await s.call("GET", `${g}/${encodeURIComponent(bareId)}`, {
                   label: `read the group ${how}`,
                 });
           c.check("SCIM-GROUP-CREATE", bareRead?.status === 200 && memberIds(bareRead).length === 0, {
@@ -179,7 +183,7 @@ export const groupChecks = [
           });
         }
         const filter = encodeURIComponent(`displayName eq ${JSON.stringify(name)}`);
-        const found = await s.call("GET", `/Groups?filter=${filter}&excludedAttributes=members`, {
+        const found = await s.call("GET", `${g}?filter=${filter}&excludedAttributes=members`, {
           label: "filter groups by displayName",
         });
         const list = resources(found);
@@ -206,6 +210,7 @@ export const groupChecks = [
     requirements: ["SCIM-GROUP-MEMBER-ADD", "SCIM-GROUP-MEMBER-REMOVE"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       const a = await s.createUser();
       if (a.id === undefined)
         return c.skip(`creating a member answered ${a.res.status}: see SCIM-USER-CREATE`, "dependency");
@@ -220,14 +225,14 @@ export const groupChecks = [
             "dependency",
           );
         // The group starts with a member, so an add that replaces or a remove that takes all shows.
-        const created = await s.call("POST", "/Group", {
+        const created = await s.call("POST", g, {
           body: group(s.name("group"), [a.id]),
           label: "create group with member A",
         });
         gid = idOf(created);
         if (gid === undefined)
           return c.skip(`creating the group answered ${created.status}: see SCIM-GROUP-CREATE`, "dependency");
-        const path = `/Groups/${encodeURIComponent(gid)}`;
+        const path = `${g}/${encodeURIComponent(gid)}`;
         const start = await s.call("GET", path, { label: "read the new group" });
         if (!sameMembers(memberIds(start), [a.id]))
           return c.skip(
@@ -246,15 +251,16 @@ export const groupChecks = [
   defineCheck<ScimProfile>({
     id: "scim.group-list",
     title:
-      "GET /Groups pages by startIndex and count: every page a whole ListResponse, never more than count, every group found once; no paging parameters start at 1, count 0 gives totalResults alone",
+      "GET on the Group endpoint (/Groups) pages by startIndex and count: every page a whole ListResponse, never more than count, every group found once; no paging parameters start at 1, count 0 gives totalResults alone",
     requirements: ["SCIM-GROUP-LIST"],
     async run(c) {
       const s = new ScimClient(c);
+      const g = await s.groups();
       const ids: string[] = [];
       try {
         for (let i = 0; i < 3; i++) {
           const id = idOf(
-            await s.call("POST", "/Group", { body: group(s.name("list")), label: `create group ${i + 1}` }),
+            await s.call("POST", g, { body: group(s.name("list")), label: `create group ${i + 1}` }),
           );
           if (id === undefined) return c.skip("creating groups failed: see SCIM-GROUP-CREATE", "dependency");
           ids.push(id);
@@ -263,7 +269,7 @@ export const groupChecks = [
         // total is expected. Bounded: 2 per page, at most 500 pages.
         const log = new PageLog();
         const w = await walk(s, {
-          resource: "/Groups",
+          resource: g,
           query: "excludedAttributes=members",
           count: 2,
           maxPages: 500,
@@ -275,7 +281,7 @@ export const groupChecks = [
         });
         // Without startIndex and count the list starts at 1 and holds what the provider's page
         // size allows (RFC 7644 §3.4.2.4: startIndex defaults to 1), so some of the groups.
-        const first = await s.call("GET", "/Groups?excludedAttributes=members", {
+        const first = await s.call("GET", `${g}?excludedAttributes=members`, {
           label: "list groups without paging parameters",
         });
         const body = asJson(first);
@@ -294,7 +300,7 @@ export const groupChecks = [
           res: first,
         });
         // RFC 7644 §3.4.2.4: count 0 asks for totalResults alone.
-        const none = await s.call("GET", "/Groups?startIndex=1&count=0&excludedAttributes=members", {
+        const none = await s.call("GET", `${g}?startIndex=1&count=0&excludedAttributes=members`, {
           label: "list groups with count 0",
         });
         c.check("SCIM-GROUP-LIST", totalOnly(none, ids.length), {

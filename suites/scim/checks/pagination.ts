@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { rethrowControl } from "../../../src/engine/property.js";
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
-import { PageLog, walk, type WalkOptions } from "../list-walk.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { divergingPage, PageLog, walk, type WalkOptions } from "../list-walk.js";
 import type { ScimProfile } from "../profile.js";
 import { ScimClient } from "../scim-client.js";
 
@@ -69,9 +71,10 @@ export const paginationChecks = [
             actual: `${ref.ids.length} listed`,
           },
         );
-        // Why each (count, startIndex) failed: shrinking runs later walks, so the reason shown is
-        // the one of the counterexample it ends with, not of the last walk tried.
-        const why = new Map<string, string>();
+        // Why each (count, startIndex) failed, and the page that shows it: shrinking runs later
+        // walks, which may pass, so the reason and the evidence shown are those of the
+        // counterexample it ends with, never of the last walk tried.
+        const why = new Map<string, { problem: string; res: HttpResponse | undefined }>();
         const property = fc.asyncProperty(
           fc.integer({ min: 1, max: n + 1 }),
           fc.integer({ min: 1, max: n }),
@@ -84,17 +87,24 @@ export const paginationChecks = [
               (same
                 ? undefined
                 : `listed ${describeIds(w.ids, ref.ids)} instead of ${describeIds(want, ref.ids)} (users numbered in the one-page order)`);
-            if (problem !== undefined) why.set(`${count},${startIndex}`, problem);
+            if (problem !== undefined)
+              why.set(`${count},${startIndex}`, {
+                problem,
+                res: w.problem !== undefined ? w.pages[w.pages.length - 1]?.res : divergingPage(w, want),
+              });
             return problem === undefined;
           },
         );
         const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.pagination.runs });
         rethrowControl(out);
+        const [count, startIndex] = out.counterexample ?? [];
+        const failed = why.get(`${count},${startIndex}`);
         c.check("SCIM-LIST-PAGINATION", !out.failed, {
           expected: "every walk lists each user once, in the same order, never more than count per page",
           actual: out.failed
-            ? `count=${out.counterexample?.[0]}, startIndex=${out.counterexample?.[1]}: ${why.get(`${out.counterexample?.[0]},${out.counterexample?.[1]}`) ?? "the walk failed"} (seed ${c.seed}, replay with --seed ${c.seed})`
+            ? `count=${count}, startIndex=${startIndex}: ${failed?.problem ?? `the walk threw ${quote(String(out.errorInstance), 200)}`} (seed ${c.seed}, replay with --seed ${c.seed})`
             : "",
+          ...(failed?.res !== undefined ? { res: failed.res } : {}),
         });
         // A walk from just past the last user lists nobody (RFC 7644 §3.4.2.4: startIndex greater
         // than totalResults). startIndex 10 for the default 9 users, so a provider that misreads a
@@ -107,10 +117,12 @@ export const paginationChecks = [
           maxPages: 3,
           log,
         });
+        const pastPage = past.pages[past.pages.length - 1]?.res;
         c.check("SCIM-LIST-PAGINATION", past.problem === undefined && past.ids.length === 0, {
           expected: `startIndex=${n + 1}, past the last of the ${n} users: no user listed (RFC 7644 §3.4.2.4)`,
           actual:
             past.problem ?? `listed ${describeIds(past.ids, ref.ids)} (users numbered in the one-page order)`,
+          ...(pastPage !== undefined ? { res: pastPage } : {}),
         });
         await c.each("SCIM-LIST-RESPONSE", log.pages, "pages", (p) => p.violation);
       });

@@ -23,6 +23,12 @@ export interface BearerGuardDeps {
  */
 export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
   return async (c, next) => {
+    // A client under a penalty (a gateway's limit, start option) is refused before any check.
+    const penalty = deps.rate.penalty();
+    if (penalty !== undefined)
+      throw new ScimError(429, undefined, "too many requests from this client", {
+        "retry-after": String(penalty),
+      });
     const header = c.req.header("authorization");
     if (header === undefined && deps.faults.has("auth-optional")) return next();
     // Stryker disable next-line StringLiteral: equivalent: with no header, "" and the replacement text both fail the pattern
@@ -65,12 +71,15 @@ export function bearerGuard(deps: BearerGuardDeps): MiddlewareHandler {
         "www-authenticate": `${REALM}, error="insufficient_scope", scope="scim"`,
       });
     }
-    if (!deps.rate.take(grant.key)) {
+    // ratelimit-absent: no limit at all, however many requests a token sends.
+    if (!deps.faults.has("ratelimit-absent") && !deps.rate.take(grant.key)) {
       throw new ScimError(
         429,
         undefined,
-        "too many requests for this access token; retry after 1 second",
-        deps.faults.has("ratelimit-no-retry-after") ? {} : { "retry-after": "1" },
+        "too many requests for this access token",
+        deps.faults.has("ratelimit-no-retry-after")
+          ? {}
+          : { "retry-after": String(deps.rate.penalty() ?? 1) },
       );
     }
     await next();

@@ -11,11 +11,25 @@ const WINDOW_MS = 1000;
  */
 export class RateLimiter {
   private readonly recent = new Map<string, number[]>();
+  /** Under a penalty (see `penaltyMs`), when the client may send again. */
+  private blockedUntil = 0;
 
+  /**
+   * `penaltyMs`: a gateway's way (the `rateLimit.penaltySeconds` start option, for tests of
+   * the suite's scheduling): once any token goes over, every SCIM request of the client,
+   * with a token or without, is refused for that long. 0 (the default) limits tokens alone.
+   */
   constructor(
     private readonly limit: number = LIMITS.ratePerSecond,
     private readonly now: () => number = Date.now,
+    private readonly penaltyMs = 0,
   ) {}
+
+  /** Seconds (rounded up) the client must still wait under a penalty; undefined when none. */
+  penalty(): number | undefined {
+    const left = this.blockedUntil - this.now();
+    return left > 0 ? Math.ceil(left / 1000) : undefined;
+  }
 
   /** Counts one request of `key`; false when it is over the limit (and is not counted). */
   take(key: string): boolean {
@@ -30,7 +44,10 @@ export class RateLimiter {
     // Stryker disable next-line EqualityOperator: `<` at the window edge is timing-precise (only a request exactly one window old counts differently) and no verdict may hang on timing; the length-guard variants it also silences hang the loop
     while (times.length > 0 && (times[0] ?? 0) <= now - WINDOW_MS) times.shift();
     // Stryker disable next-line EqualityOperator: `>` allows one request more per second, and specs/002 Limits leaves the numeric rate limit unstated ("not shown"); `<` (everything refused) is the variant this also silences
-    if (times.length >= this.limit) return false;
+    if (times.length >= this.limit) {
+      if (this.penaltyMs > 0) this.blockedUntil = now + this.penaltyMs;
+      return false;
+    }
     times.push(now);
     return true;
   }

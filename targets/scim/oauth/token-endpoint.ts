@@ -115,7 +115,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
     const { token, expiresIn } = deps.tokens.issue(
       result.clientId,
       scopes,
-      !deps.faults.has("token-no-expiry"),
+      !deps.faults.has("token-no-expiry") && !deps.faults.has("token-expires-in-zero"),
     );
     return Response.json(
       {
@@ -123,6 +123,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (c: Context) => Promise<
         ...(deps.faults.has("token-type-missing") ? {} : { token_type: "Bearer" }),
         // Stryker disable next-line ConditionalExpression: equivalent when true: expiresIn is undefined only under token-no-expiry, and an undefined member is left out
         ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}),
+        ...(deps.faults.has("token-expires-in-zero") ? { expires_in: 0 } : {}),
         // Stryker disable next-line StringLiteral: equivalent: the separator shows only between two scopes, which only the token-scope-broad fault grants
         scope: scopes.join(" "),
       },

@@ -1,6 +1,7 @@
 import type { FaultSet } from "../faults.js";
 import type { FilterSchema, Leaf } from "./filter-eval.js";
 import type { GroupRecord } from "./group-model.js";
+import { ScimError } from "./scim-error.js";
 import type { UserRecord } from "./user-model.js";
 
 type Element = Record<string, unknown>;
@@ -28,6 +29,29 @@ export const EMAIL_SUB: Readonly<Record<string, Leaf<Element>>> = {
   // Stryker disable next-line all: a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
   primary: { type: "boolean", caseExact: true, values: (e) => [e.primary] },
 };
+
+// Stryker disable all: fault machinery: used only under email-filter-case-sensitive and filter-missing-emails-error, never in a mutation run
+/** The email-filter-case-sensitive fault: emails.value compared as if it were caseExact. */
+const EMAIL_SUB_CASE_EXACT: Readonly<Record<string, Leaf<Element>>> = {
+  ...EMAIL_SUB,
+  value: str(true, (e) => e.value),
+};
+
+/** The evaluator's runtime error a user without emails raises under filter-missing-emails-error. */
+const NO_EMAILS_ERROR = "TypeError: Cannot read properties of undefined (reading 'some')";
+// Stryker restore all
+
+/**
+ * A user's emails as filter elements. Under filter-missing-emails-error a user without emails
+ * makes the whole request fail with the runtime error as detail (as seen in a real provider).
+ */
+const emailElements =
+  (faults: FaultSet) =>
+  (u: UserRecord): readonly Element[] => {
+    if (faults.has("filter-missing-emails-error") && u.emails.length === 0)
+      throw new ScimError(400, undefined, NO_EMAILS_ERROR);
+    return u.emails as unknown as Element[];
+  };
 
 /** Sub-attributes of a `members` value (RFC 7643 §4.2: value is an id, caseExact). */
 export const MEMBER_SUB: Readonly<Record<string, Leaf<Element>>> = {
@@ -75,7 +99,11 @@ export function userFilterSchema(faults: FaultSet): FilterSchema<UserRecord> {
       ? {}
       : {
           // Stryker disable next-line StringLiteral: a filter on emails without a sub-attribute, a filter the profile does not require (public-spec-facts §5 names userName eq, externalId eq, emails[value eq] and, for groups, displayName eq)
-          emails: { elements: (u) => u.emails as unknown as Element[], sub: EMAIL_SUB, defaultSub: "value" },
+          emails: {
+            elements: emailElements(faults),
+            sub: faults.has("email-filter-case-sensitive") ? EMAIL_SUB_CASE_EXACT : EMAIL_SUB,
+            defaultSub: "value",
+          },
         },
   };
 }

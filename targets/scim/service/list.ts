@@ -21,6 +21,10 @@ export interface ListOptions {
   readonly itemsPerPageOnFirstOnly?: boolean;
   /** The cursor-repeats fault: nextCursor continues before the page's last item, not after it. */
   readonly cursorRepeatsLast?: boolean;
+  /** The page-overrun-empty fault: an index page reaching past the last item holds none. */
+  readonly emptyOnOverrun?: boolean;
+  /** The items-per-page-count fault: index pages state itemsPerPage as the count asked. */
+  readonly itemsPerPageIsCount?: boolean;
 }
 
 // String(undefined) is "undefined", which is no integer: an absent parameter gives undefined.
@@ -32,6 +36,10 @@ const integer = (v: string | undefined): number | undefined =>
 /** The list-omits-paging-members fault: an index page after the first leaves itemsPerPage out. */
 const omitsItemsPerPage = (opts: ListOptions, startIndex: number): boolean =>
   opts.itemsPerPageOnFirstOnly === true && startIndex > 1;
+
+/** The page-overrun-empty fault: a page after the first whose end lies past the last item is answered empty. */
+const overruns = (opts: ListOptions, startIndex: number, end: number, total: number): boolean =>
+  opts.emptyOnOverrun === true && startIndex > 1 && end > total;
 // Stryker restore all
 
 /**
@@ -66,13 +74,19 @@ export function listPage<T extends { readonly seq: number }>(
   }
   const startIndex = Math.max(integer(q.startIndex) ?? 1, 1);
   const offset = Math.max(opts.offsetFor ? opts.offsetFor(startIndex, items.length) : startIndex - 1, 0);
-  const page = items.slice(offset, offset + count);
+  // Stryker disable next-line ConditionalExpression: false is equivalent: true only under the page-overrun-empty fault
+  const page = overruns(opts, startIndex, offset + count, items.length)
+    ? []
+    : items.slice(offset, offset + count);
   return {
     schemas: [LIST_URN],
     totalResults: items.length,
     // Stryker disable next-line ArithmeticOperator: the arithmetic runs only under the list-start-index-zero-based fault
     startIndex: opts.zeroBasedStartIndex ? startIndex - 1 : startIndex,
-    ...(omitsItemsPerPage(opts, startIndex) ? {} : { itemsPerPage: page.length }),
+    ...(omitsItemsPerPage(opts, startIndex)
+      ? {}
+      : // Stryker disable next-line ConditionalExpression: true only under the items-per-page-count fault
+        { itemsPerPage: opts.itemsPerPageIsCount === true ? count : page.length }),
     Resources: page.map(render),
   };
 }

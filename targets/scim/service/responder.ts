@@ -18,6 +18,12 @@ const DUPLICATE_KEY =
 /** A filter parser's own runtime error, passed on by the `filter-error-runtime-message` fault. */
 const RUNTIME_ERROR = "TypeError: Cannot read properties of undefined (reading 'toLowerCase')";
 
+// Stryker disable all: used only under the error-no-scimtype fault, and a mutation run has no fault on
+/** The scimTypes the error-no-scimtype fault leaves out: those of an unparsable filter or body. */
+const omittable = (err: ScimError): boolean =>
+  err.scimType === "invalidFilter" || err.scimType === "invalidSyntax";
+// Stryker restore all
+
 /** Writes SCIM responses: the media type and the error format, in one place. */
 export interface Responder {
   /** A SCIM JSON body (RFC 7644 §3.1: application/scim+json). */
@@ -44,14 +50,20 @@ export function createResponder(faults: FaultSet): Responder {
           : faults.has("filter-error-runtime-message") && err.scimType === "invalidFilter"
             ? RUNTIME_ERROR
             : err.detail;
+      // error-no-scimtype: the 400s of an unparsable filter or body name no scimType.
+      const scimType = faults.has("error-no-scimtype") && omittable(err) ? undefined : err.scimType;
       const body = {
         schemas: [ERROR_URN],
         status: faults.has("status-number") ? err.status : String(err.status),
         // Stryker disable next-line ConditionalExpression: equivalent when true: an undefined scimType is left out of the JSON body
-        ...(err.scimType !== undefined ? { scimType: err.scimType } : {}),
+        ...(scimType !== undefined ? { scimType } : {}),
         detail,
       };
-      return json(body, err.status, err.headers);
+      // error-powered-by-header: the framework's banner, as Express sends it unless disabled.
+      const banner: Record<string, string> = faults.has("error-powered-by-header")
+        ? { "x-powered-by": "Express" }
+        : {};
+      return json(body, err.status, { ...err.headers, ...banner });
     },
   };
 }

@@ -150,7 +150,7 @@ export function parseUserInput(body: Record<string, unknown>): UserFields {
       // Stryker disable next-line StringLiteral: the attribute name only labels a 400 invalidValue detail (free text)
       "userName",
     ),
-    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: a user without emails, which the suite never sends: the profile expects a primary email on every user (public-spec-facts §5), so whether one without is accepted is left open
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: a user without emails, which the suite sends only to try filters beside it and may see refused: the profile expects a primary email on every user (public-spec-facts §5), so whether one without is accepted is left open
     emails: m.get("emails") === undefined ? [] : parseEmails(m.get("emails")),
     active:
       m.get("active") === undefined || m.get("active") === null
@@ -163,7 +163,7 @@ export function parseUserInput(body: Record<string, unknown>): UserFields {
           ),
   };
   const opt = (k: string): unknown => (m.get(k) === null ? undefined : m.get(k));
-  // Stryker disable next-line ConditionalExpression: a user without externalId, which the suite never sends: the profile expects an enterprise identifier on every user (public-spec-facts §5), so whether one without is accepted is left open
+  // Stryker disable next-line ConditionalExpression: a user without externalId, which the suite sends only to try filters beside it and may see refused: the profile expects an enterprise identifier on every user (public-spec-facts §5), so whether one without is accepted is left open
   if (opt("externalid") !== undefined)
     user.externalId = asString(
       opt("externalid"),

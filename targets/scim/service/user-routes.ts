@@ -79,6 +79,8 @@ export function userRoutes(d: ScimDeps): Hono {
           zeroBasedStartIndex: d.faults.has("list-start-index-zero-based"),
           itemsPerPageOnFirstOnly: d.faults.has("list-omits-paging-members"),
           cursorRepeatsLast: d.faults.has("cursor-repeats"),
+          emptyOnOverrun: d.faults.has("page-overrun-empty"),
+          itemsPerPageIsCount: d.faults.has("items-per-page-count"),
         },
         (u) => render(u, c),
       ),
