@@ -8,7 +8,7 @@ import { HARNESS } from "./version.js";
 import { suggest, type LoadedProfile } from "./profile.js";
 import type { SuiteManifest, SuiteSetup } from "./suite.js";
 import type { RunProvided } from "./run-context.js";
-import { matchesGrep, type Level } from "./requirement.js";
+import { matchesGrep, renderWording, type Level } from "./requirement.js";
 import { CollectingReporter } from "../report/vitest-reporter.js";
 import { buildResults, type CatalogEntry, type Results } from "../report/results.js";
 import { Redactor } from "../http/redactor.js";
@@ -149,11 +149,16 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
   const selected = chosen
     .flatMap((s) => s.checks)
     .filter((c) => c.requirements.some((id) => matchesGrep(id, grep))).length;
+  // The progress lines name things as the report will: in each suite's wording.
+  const wordings = new Map(
+    chosen.flatMap((s) => (s.wording ? [[s.name, s.wording(profile.suites[s.name]!)] as const] : [])),
+  );
   const reporter = new CollectingReporter(
     levels,
     strict,
     (l) => print(redactor.text(l)),
     req.shard ? undefined : selected,
+    (suite, title) => renderWording(title, wordings.get(suite)),
   );
   let interrupted = false;
   let vitest: Awaited<ReturnType<typeof createVitest>> | undefined;
@@ -381,7 +386,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         title: s.title,
         document: s.document,
         target: profile.suites[s.name]!.baseUrl,
-        ...(s.wording ? { wording: s.wording(profile.suites[s.name]!) } : {}),
+        ...(wordings.has(s.name) ? { wording: wordings.get(s.name)! } : {}),
       })),
       seed,
       strict,

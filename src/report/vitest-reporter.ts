@@ -24,6 +24,8 @@ export class CollectingReporter implements Reporter {
     private readonly strict: boolean,
     private readonly print: (line: string) => void,
     private readonly total?: number,
+    /** A check title as the run words it (the suite's identifier set); as written by default. */
+    private readonly word: (suite: string, title: string) => string = (_, title) => title,
   ) {}
 
   onTestCaseResult(test: TestCase): void {
@@ -50,7 +52,7 @@ export class CollectingReporter implements Reporter {
         ? `[${this.done}]`
         : `[${String(this.done).padStart(String(this.total).length)}/${this.total}]`;
     this.print(
-      `${counter} ${SYMBOL[verdict]} ${verdict.padEnd(5)} ${result.suite} ${result.check}: ${result.title} (${result.durationMs} ms)`,
+      `${counter} ${SYMBOL[verdict]} ${verdict.padEnd(5)} ${result.suite} ${result.check}: ${this.word(result.suite, result.title)} (${result.durationMs} ms)`,
     );
   }
 

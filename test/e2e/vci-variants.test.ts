@@ -14,7 +14,13 @@ function demoWith(replace: (yaml: string) => string): string {
 async function runAgainst(
   identifiers: "std" | "openid",
   yaml: string,
-): Promise<{ code: number | null; stderr: string; v: Record<string, string> }> {
+): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  v: Record<string, string>;
+  texts: string[];
+}> {
   const t = await startVciTarget({ faults: [], identifiers });
   try {
     const dir = tempDir();
@@ -24,8 +30,10 @@ async function runAgainst(
     });
     const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8")) as Parameters<
       typeof verdicts
-    >[0];
-    return { code: cli.code, stderr: cli.stderr, v: verdicts(results) };
+    >[0] & { requirements: { text: string }[]; checks: { title: string }[] };
+    // What the report says of each rule: requirement texts and check titles.
+    const texts = [...results.requirements.map((r) => r.text), ...results.checks.map((c) => c.title)];
+    return { code: cli.code, stdout: cli.stdout, stderr: cli.stderr, v: verdicts(results), texts };
   } finally {
     await t.close();
   }
@@ -44,12 +52,17 @@ describe("Credential issuance profile variants (issue: credential issuance suite
     ).toEqual([]);
     expect(openid.v["VCI-AUTHZ-FLOW"]).toBe("pass");
     expect(openid.v["VCI-META-SIGNED-TYP"]).toBe("pass");
-    const std = await runAgainst(
+    // Texts, titles and the progress lines name the run's identifier set, never the std names.
+    const std = /std-credential|std_credential|stdvci-|std4vci-/;
+    expect(openid.texts.filter((t) => std.test(t))).toEqual([]);
+    expect(openid.texts.some((t) => t.includes("openid-credential-issuer"))).toBe(true);
+    expect(`${openid.stdout}\n${openid.stderr}`.split("\n").filter((l) => std.test(l))).toEqual([]);
+    const stdRun = await runAgainst(
       "openid",
       demoWith((y) => y),
     );
-    expect(std.code).toBe(1);
-    expect(std.v["VCI-META-WELL-KNOWN"]).toBe("fail");
+    expect(stdRun.code).toBe(1);
+    expect(stdRun.v["VCI-META-WELL-KNOWN"]).toBe("fail");
   });
 
   it("offers delivered to the mock wallet's Credential Offer Endpoint are used like offers in the hook's response", async () => {
