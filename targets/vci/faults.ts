@@ -360,7 +360,9 @@ export const faults = [
   {
     id: "unknown-member-rejected",
     description: "an unknown member in the credential request answers 400 invalid_credential_request",
-    breaks: ["VCI-CRED-IGNORE-UNKNOWN"],
+    // The draft-era singular `proof` is such a member: ignored, the request has no proofs and is
+    // refused invalid_proof (specs/000 Rules 10); this issuer refuses it for the member instead.
+    breaks: ["VCI-CRED-IGNORE-UNKNOWN", "VCI-PROOF-REQUIRED"],
   },
   {
     id: "token-single-use",
