@@ -28,9 +28,10 @@ async function runAgainst(
       env: t.env,
       timeoutMs: 120_000,
     });
-    const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8")) as Parameters<
-      typeof verdicts
-    >[0] & { requirements: { text: string }[]; checks: { title: string }[] };
+    const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8")) as {
+      requirements: { id: string; verdict: string; text: string }[];
+      checks: { title: string }[];
+    };
     // What the report says of each rule: requirement texts and check titles.
     const texts = [...results.requirements.map((r) => r.text), ...results.checks.map((c) => c.title)];
     return { code: cli.code, stdout: cli.stdout, stderr: cli.stderr, v: verdicts(results), texts };
