@@ -7,6 +7,7 @@ import { HarnessError } from "./errors.js";
 import { profileSchema, type KnownFailure, type RunOptions } from "./profile-schema.js";
 import type { SuiteManifest, SuiteProfileBase } from "./suite.js";
 import { MIN_SECRET_LENGTH, type SecretEntry } from "../http/redactor.js";
+import { privateKeyParts } from "./profile-keys.js";
 
 export interface LoadedProfile {
   readonly name: string;
@@ -22,7 +23,7 @@ export interface LoadedProfile {
 }
 
 const SECRET_KEY =
-  /(token|secret|password|passwd|assertion|apikey|api_key|privatekey|private_key|credential)$/i;
+  /(token|secret|password|passwd|assertion|apikey|api_key|privatekey|private_key|credential|clientkey|signingkey)$/i;
 
 /** Reads, interpolates and validates a profile; every problem names its exact path. */
 export function loadProfile(
@@ -51,18 +52,28 @@ export function parseProfile(
   }
   const secrets: SecretEntry[] = [];
   const warnings: string[] = [];
-  const missing: string[] = [];
+  const missing: Missing[] = [];
   const interpolated = interpolate(doc, [], env, secrets, warnings, missing);
-  if (missing.length > 0) {
-    throw new HarnessError(
-      "IDC_PROFILE_ENV_MISSING",
-      `${basename(abs)}: environment variable(s) not set:\n${missing.map((m) => `  - ${m}`).join("\n")}`,
-    );
-  }
   const suitesShape: Record<string, z.ZodType> = {};
   for (const s of suites) suitesShape[s.name] = s.profileSchema.optional();
   const schema = profileSchema(z.strictObject(suitesShape));
   const parsed = schema.safeParse(interpolated, { reportInput: true });
+  if (missing.length > 0) {
+    // The rest of the profile is still checked (a typo is found without the secrets at hand);
+    // what stands where a variable is unset is not, nor what refines it: it is checked once set.
+    const unset = (m: Missing) => `  - ${m.name} (at ${formatPath(m.path)})`;
+    const others = parsed.success ? [] : parsed.error.issues.filter((i) => !fromUnset(i, missing));
+    if (others.length === 0) {
+      throw new HarnessError(
+        "IDC_PROFILE_ENV_MISSING",
+        `${basename(abs)}: environment variable(s) not set:\n${missing.map(unset).join("\n")}`,
+      );
+    }
+    throw new HarnessError(
+      "IDC_PROFILE_INVALID",
+      `${basename(abs)} is not a valid profile:\n${others.map((i) => `  - ${formatIssue(i, schema)}`).join("\n")}\nand environment variable(s) not set (their values are checked once set):\n${missing.map(unset).join("\n")}`,
+    );
+  }
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${formatIssue(i, schema)}`);
     throw new HarnessError(
@@ -101,6 +112,11 @@ export function parseProfile(
       `${basename(abs)} is not a valid profile:\n  - knownFailures: ${dupes.join(", ")} listed more than once`,
     );
   }
+  // A private JWK's members are hidden on their own too, wherever one of them turns up, and so
+  // is the text a suite receives for a key given without alg (profile-keys.ts).
+  for (const sec of [...secrets]) {
+    for (const part of privateKeyParts(sec.value)) secrets.push({ value: part, name: sec.name });
+  }
   for (const sec of secrets) {
     if (sec.value.length > 0 && sec.value.length < MIN_SECRET_LENGTH) {
       warnings.push(
@@ -137,6 +153,23 @@ function resolveFrom(profilePath: string, p: string): string {
   return isAbsolute(p) ? p : resolve(dirname(profilePath), p);
 }
 
+interface Missing {
+  readonly name: string;
+  readonly path: readonly (string | number)[];
+}
+
+/** Whether a schema issue may come from an unset variable: at or under its value, or a refinement above it. */
+function fromUnset(issue: z.core.$ZodIssue, missing: readonly Missing[]): boolean {
+  if (issue.code === "unrecognized_keys") return false;
+  const prefix = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
+    a.length <= b.length && a.every((x, i) => x === b[i]);
+  return missing.some(
+    (m) =>
+      prefix(m.path, issue.path) ||
+      ((issue.code === "custom" || issue.code === "invalid_union") && prefix(issue.path, m.path)),
+  );
+}
+
 /** `${VAR}` takes the variable's value (and marks it secret); `$${` is a literal `${`. */
 function interpolate(
   v: unknown,
@@ -144,7 +177,7 @@ function interpolate(
   env: NodeJS.ProcessEnv,
   secrets: SecretEntry[],
   warnings: string[],
-  missing: string[],
+  missing: Missing[],
 ): unknown {
   if (typeof v === "string") {
     const key = String(path[path.length - 1] ?? "");
@@ -153,7 +186,7 @@ function interpolate(
       if (m === "$${") return "${";
       const val = env[name ?? ""];
       if (val === undefined) {
-        missing.push(`${name} (at ${formatPath(path)})`);
+        missing.push({ name: name ?? "", path: [...path] });
         return "";
       }
       usedEnv = true;
@@ -217,47 +250,107 @@ function formatIssue(issue: z.core.$ZodIssue, root: z.ZodType): string {
       return issue.keys
         .map(
           (k) =>
-            `${formatPath([...issue.path, k])}: unknown key${suggest(k, known)}${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
+            `${formatPath([...issue.path, k])}: unknown key${suggest(k, known)}${known.length > 0 ? ` (known: ${known.join(", ")})` : closedAt(root, issue.path) ? " (none is known here)" : ""}`,
         )
         .join("\n  - ");
     }
     case "invalid_value":
       return `${where}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_union":
+      return formatUnion(issue, root);
     default:
       return `${where}: ${issue.message}`;
   }
 }
 
+type SchemaNode = { _zod?: { def?: Record<string, unknown> } };
+
+/** The schema under its wrappers (optional, default, pipe...); a union gives each of its options. */
+function unwrap(s: unknown): SchemaNode[] {
+  let x = s as SchemaNode;
+  for (let i = 0; i < 10; i++) {
+    const def = x._zod?.def;
+    if (!def) return [x];
+    if (["optional", "default", "nullable", "prefault", "readonly"].includes(def.type as string)) {
+      x = def.innerType as SchemaNode;
+    } else if (def.type === "pipe") x = def.in as SchemaNode;
+    else if (def.type === "union") return (def.options as unknown[]).flatMap(unwrap);
+    else return [x];
+  }
+  return [x];
+}
+
+/**
+ * A value that fits no form of a union: the issues of the one form it comes near (its type
+ * matches and, best, its keys do), else its keys that no form knows, else the forms expected.
+ */
+function formatUnion(issue: z.core.$ZodIssueInvalidUnion, root: z.ZodType): string {
+  const branches = issue.errors;
+  const typeMismatch = (b: z.core.$ZodIssue[]): boolean =>
+    b.some((i) => i.path.length === 0 && (i.code === "invalid_type" || i.code === "invalid_value"));
+  const near = branches.filter((b) => !typeMismatch(b));
+  const fitting = near.filter((b) => b.every((i) => i.path.length > 0));
+  const pick = fitting.length === 1 ? fitting[0] : near.length === 1 ? near[0] : undefined;
+  if (pick && pick.length > 0) {
+    return pick.map((i) => formatIssue({ ...i, path: [...issue.path, ...i.path] }, root)).join("\n  - ");
+  }
+  const forms = formsAt(root, issue.path);
+  const input = (issue as { input?: unknown }).input;
+  if (input !== null && typeof input === "object" && !Array.isArray(input)) {
+    const known = keysAt(root, issue.path);
+    const unknown = Object.keys(input).filter((k) => !known.includes(k));
+    if (unknown.length > 0) {
+      return unknown
+        .map(
+          (k) =>
+            `${formatPath([...issue.path, k])}: unknown key${suggest(k, known)} (expected one of: ${forms.join(", ")})`,
+        )
+        .join("\n  - ");
+    }
+  }
+  const got = input === undefined ? "" : `, received ${describeInput(input)}`;
+  return `${formatPath(issue.path)}: expected one of: ${forms.join(", ")}${got}`;
+}
+
+/** The schemas that may stand at `path` (more than one under a union). */
+function schemasAt(schema: z.ZodType, path: readonly PropertyKey[]): SchemaNode[] {
+  let cur = unwrap(schema);
+  for (const p of path) {
+    cur = cur.flatMap((s) => {
+      const def = s._zod?.def;
+      if (def?.type === "object") {
+        const next = (def.shape as Record<string, unknown>)[String(p)];
+        return next === undefined ? [] : unwrap(next);
+      }
+      if (def?.type === "array") return unwrap(def.element);
+      if (def?.type === "record") return unwrap(def.valueType);
+      return [];
+    });
+  }
+  return cur;
+}
+
 /** The keys the schema knows at `path`, for "did you mean" suggestions. */
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let cur: unknown = schema;
-  const step = (s: unknown): unknown => {
-    let x = s as { _zod?: { def?: Record<string, unknown> } };
-    for (let i = 0; i < 10; i++) {
-      const def = x._zod?.def;
-      if (!def) break;
-      if (
-        def.type === "optional" ||
-        def.type === "default" ||
-        def.type === "nullable" ||
-        def.type === "prefault"
-      ) {
-        x = def.innerType as typeof x;
-      } else if (def.type === "pipe") x = def.in as typeof x;
-      else break;
-    }
-    return x;
-  };
-  for (const p of path) {
-    const def = (step(cur) as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-    if (!def) return [];
-    if (def.type === "object") cur = (def.shape as Record<string, unknown>)[String(p)];
-    else if (def.type === "array") cur = def.element;
-    else if (def.type === "record") cur = def.valueType;
-    else return [];
-  }
-  const def = (step(cur) as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-  return def?.type === "object" ? Object.keys(def.shape as object) : [];
+  const keys = schemasAt(schema, path).flatMap((s) =>
+    s._zod?.def?.type === "object" ? Object.keys(s._zod.def.shape as object) : [],
+  );
+  return [...new Set(keys)];
+}
+
+/** Whether an object that takes no key at all stands at `path` (a suite without probes, say). */
+function closedAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  return schemasAt(schema, path).some((s) => s._zod?.def?.type === "object");
+}
+
+/** How each option of a union at `path` reads: `false`, `{ url, method, headers }`, `string`. */
+function formsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  return schemasAt(schema, path).map((s) => {
+    const def = s._zod?.def;
+    if (def?.type === "object") return `{ ${Object.keys(def.shape as object).join(", ")} }`;
+    if (def?.type === "literal") return (def.values as unknown[]).map((v) => JSON.stringify(v)).join(" or ");
+    return String(def?.type ?? "?");
+  });
 }
 
 /** ", did you mean "x"?" for the nearest known key within a small edit distance. */

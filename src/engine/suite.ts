@@ -52,13 +52,53 @@ export interface SuiteProfileBase {
   readonly probes: Record<string, unknown>;
 }
 
-/** The members every suite section of a profile has; suites extend it with their own. */
+/**
+ * The members every suite section of a profile has; suites extend it with their own. `probes`
+ * and `features` are closed: a suite whose checks name some declares them with `probes()` and
+ * `features()` in its shape, so a misspelt one is an error with "did you mean", never a check
+ * silently skipped.
+ */
 export function suiteSection<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject({
     baseUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
-    features: z.record(z.string(), z.boolean()).default({}),
-    probes: z.record(z.string(), z.unknown()).default({}),
+    features: features([]),
+    probes: probes({}),
     ...shape,
+  });
+}
+
+/**
+ * `probes` of a suite section: each probe a check names (`CheckDefinition.probe`) with the shape
+ * it takes. Every probe also takes `false`: the target has nothing such a probe could show (the
+ * check then says "not offered").
+ */
+export function probes<Pr extends z.ZodRawShape>(declared: Pr) {
+  const shape = Object.fromEntries(
+    Object.entries(declared).map(([k, v]) => [k, z.union([z.literal(false), v]).optional()]),
+  ) as { [K in keyof Pr]: z.ZodOptional<z.ZodUnion<[z.ZodLiteral<false>, Pr[K]]>> };
+  return z.strictObject(shape).default({} as never);
+}
+
+/** `features` of a suite section: the features a check names (`CheckDefinition.feature`). */
+export function features(names: readonly string[]) {
+  const shape = Object.fromEntries(names.map((f) => [f, z.boolean().optional()]));
+  // Typed as the record it is read as: an absent feature is one not declared.
+  return z.strictObject(shape).default({}) as unknown as z.ZodDefault<z.ZodRecord<z.ZodString, z.ZodBoolean>>;
+}
+
+/**
+ * The usual probe: a request that answers 2xx while the subject can still act and 401, 403 or
+ * 404 once it cannot; `placeholder` (`{id}`) in the URL is replaced by the subject probed.
+ */
+export function accessProbe(placeholder: string) {
+  return z.strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: `expected an http(s) URL with ${placeholder}` })
+      .refine((u) => u.includes(placeholder), {
+        message: `expected a URL with ${placeholder} (replaced by the subject probed); without it every probe asks the same thing`,
+      }),
+    method: z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { suiteSection } from "../../src/engine/suite.js";
+import { privateJwkText } from "../../src/engine/profile-keys.js";
+import { accessProbe, probes, suiteSection } from "../../src/engine/suite.js";
 
 const claims = z.record(z.string(), z.unknown());
 const trigger = z.strictObject({
@@ -12,6 +13,8 @@ const trigger = z.strictObject({
  * Command Token), the OP idconform plays, and the test hooks a vendor declares.
  */
 export const commandsProfile = suiteSection({
+  /** Whether an account can still act: `{sub}` is the OP's subject (the probe of `checks/effects.ts`). */
+  probes: probes({ accountAccess: accessProbe("{sub}") }),
   /** The RP's client_id at the OP. */
   clientId: z.string().min(1),
   op: z
@@ -23,7 +26,7 @@ export const commandsProfile = suiteSection({
        * when absent. Any JWS algorithm jose signs with (ES256/384/512, RS256, PS256, EdDSA...);
        * without `alg`, the key type's usual one (RS256 for RSA, EdDSA for OKP, ES* by curve).
        */
-      signingKey: z.string().min(1).optional(),
+      signingKey: privateJwkText().optional(),
       /** Port of the mock OP (discovery, jwks_uri, notification endpoints); 0 picks a free one. */
       port: z.int().min(0).max(65535).optional(),
       /** The URL at which the RP reaches the mock OP, when it is not where it listens. */

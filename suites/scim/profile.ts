@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { suiteSection } from "../../src/engine/suite.js";
+import { privateJwkText } from "../../src/engine/profile-keys.js";
+import { accessProbe, probes, suiteSection } from "../../src/engine/suite.js";
 
 const auth = z
   .strictObject({
@@ -9,8 +10,11 @@ const auth = z
     tokenEndpoint: z.url().optional(),
     /** client_id the Application registered for the Identity Service. */
     clientId: z.string().min(1).optional(),
-    /** The Identity Service's private signing key as a JWK (JSON text), from the environment. */
-    clientKey: z.string().min(1).optional(),
+    /**
+     * The Identity Service's private signing key as a JWK (JSON text), from the environment;
+     * checked when the profile loads (`src/engine/profile-keys.ts` says which keys are taken).
+     */
+    clientKey: privateJwkText().optional(),
     /** A static bearer token instead of OAuth (the OAuth requirements are then not exercised). */
     bearerToken: z.string().min(1).optional(),
     /** With bearerToken: a token without the scim scope, to check scope enforcement. */
@@ -63,23 +67,13 @@ const auth = z
           message: "give issuer (RFC 8414 discovery) or tokenEndpoint",
         });
       }
-      if (a.clientKey !== undefined) {
-        try {
-          const k = JSON.parse(a.clientKey) as { kty?: unknown; d?: unknown };
-          if (typeof k.kty !== "string" || typeof k.d !== "string") throw new Error("no kty or d");
-        } catch {
-          ctx.addIssue({
-            code: "custom",
-            path: ["clientKey"],
-            message: "expected a private JWK as JSON text (with kty and d)",
-          });
-        }
-      }
     }
   });
 
 /** `suites.scim` of a profile (specs/002 area C). */
 export const scimProfile = suiteSection({
+  /** Whether a user can still act: `{id}` is its SCIM id (the probe of `checks/users.ts`). */
+  probes: probes({ userAccess: accessProbe("{id}") }),
   auth,
   /** Where the Identity Service mock listens and how the Application reaches its jwks_uri. */
   identityService: z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { publicJwkSetText } from "../../src/engine/profile-keys.js";
 import { suiteSection } from "../../src/engine/suite.js";
 
 function parsed(text: string): unknown {
@@ -11,10 +12,6 @@ function parsed(text: string): unknown {
 const isJsonObject = (t: string): boolean => {
   const v = parsed(t);
   return v !== null && typeof v === "object" && !Array.isArray(v);
-};
-const isJwkSet = (t: string): boolean => {
-  const v = parsed(t) as { keys?: unknown } | undefined;
-  return isJsonObject(t) && Array.isArray(v?.keys) && v.keys.length <= 100;
 };
 
 /** A JSON body for the vendor's offer hook; `{walletOfferEndpoint}` in any string is replaced. */
@@ -90,11 +87,7 @@ export const vciProfile = suiteSection({
       message: "give exactly one of offers.trigger and offers.fixed",
     }),
   /** Keys trusted for signed metadata (a JWK Set as JSON text); without it, the signature is not judged. */
-  metadataKeys: z
-    .string()
-    .min(1)
-    .refine(isJwkSet, { message: 'expected a JWK Set as JSON text: {"keys": [...]}' })
-    .optional(),
+  metadataKeys: publicJwkSetText().optional(),
   /** The authorization code flow, driven in a browser; left out, its check is skipped. */
   authorization: z
     .strictObject({

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -5,15 +6,19 @@ import { loadSuites, ROOT } from "../../src/engine/discovery.js";
 import { loadProfile } from "../../src/engine/profile.js";
 
 const suites = await loadSuites();
+// Keys are checked when a profile loads (profile-keys.ts): the placeholders are real ones.
+const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const privateJwk = JSON.stringify(ec.privateKey.export({ format: "jwk" }));
+const publicJwks = JSON.stringify({ keys: [ec.publicKey.export({ format: "jwk" })] });
 
 /** Every ${VAR} a profile reads gets a harmless value, so only the profile's shape is tested. */
 const env = new Proxy({} as Record<string, string>, {
   get: (_t, k) => {
     const name = String(k);
     if (/_(URL|ISSUER|ENDPOINT)$/.test(name)) return "https://127.0.0.1:9/";
-    if (name.endsWith("JWKS")) return JSON.stringify({ keys: [] });
-    if (name.endsWith("CLIENT_KEY"))
-      return JSON.stringify({ kty: "EC", crv: "P-256", x: "x", y: "y", d: "d" });
+    if (name.endsWith("_PROBE")) return "https://127.0.0.1:9/probe/{id}/{sub}";
+    if (name.endsWith("JWKS")) return publicJwks;
+    if (/(CLIENT_KEY|OP_KEY|PRIVATE_JWK)$/.test(name)) return privateJwk;
     return "placeholder-value";
   },
 });

@@ -24,7 +24,7 @@ async function probe(s: ScimClient, id: string, label: string): Promise<HttpResp
     { url?: unknown; method?: unknown; headers?: unknown } | undefined;
   if (typeof p?.url !== "string")
     return s.c.skip(
-      "needs probe: suites.scim.probes.userAccess.url (a URL with {id} or {userName})",
+      "needs probe: suites.scim.probes.userAccess.url (a URL with {id})",
       "needs-probe",
     );
   const url = p.url.replace("{id}", encodeURIComponent(id));
