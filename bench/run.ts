@@ -17,6 +17,7 @@ import { startFixtureTarget } from "../test/fixture/target.js";
 import { loadTarget, locateTargets } from "../src/engine/discovery.js";
 import { randomBytes } from "node:crypto";
 import { runWithPeak, startPaddingProxy } from "./hostile.js";
+import { verifyBench } from "./bundle.js";
 import { mutableSuites } from "../test/mutation/stryker-options.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -206,6 +207,47 @@ rows.push([
   "< 10 MB",
   size < 10 * 1024 * 1024,
 ]);
+
+// Issue 12 item 7: verifying the signed evidence bundle of that run (the whole command).
+const verified = await verifyBench(results);
+rows.push([
+  `idconform verify: bundle of 5,000 requirements (${(verified.bundleBytes / 1024 / 1024).toFixed(1)} MB), exit ${verified.code}`,
+  `${verified.ms.toFixed(0)} ms`,
+  "< 2000 ms",
+  verified.ms < 2000 && verified.code === 0,
+]);
+
+// Issue 12 item 8: `idconform diff` of two 5,000-requirement runs, the whole command (start-up,
+// reading and validating both files, the diff, the output); one in seven requirements regressed.
+{
+  const dir = mkdtempSync(join(tmpdir(), "idc-bench-"));
+  const older = join(dir, "old.json");
+  const newer = join(dir, "new.json");
+  writeFileSync(older, JSON.stringify(results));
+  writeFileSync(
+    newer,
+    JSON.stringify({
+      ...results,
+      requirements: results.requirements.map((q, i) => (i % 7 === 1 ? { ...q, verdict: "fail" } : q)),
+    }),
+  );
+  const t: number[] = [];
+  let code: number | null = null;
+  for (let i = 0; i < 5; i++) {
+    const s0 = performance.now();
+    const child = spawn(process.execPath, [join(ROOT, "bin", "idconform.js"), "diff", older, newer], {
+      stdio: "ignore",
+    });
+    code = await new Promise<number | null>((r) => child.on("close", r));
+    t.push(performance.now() - s0);
+  }
+  rows.push([
+    `idconform diff of two 5,000-requirement results.json (${(Buffer.byteLength(readFileSync(older)) / 1024 / 1024).toFixed(1)} MB each), exit ${code}`,
+    `${median(t).toFixed(0)} ms`,
+    "< 1000 ms",
+    median(t) < 1000 && code === 1,
+  ]);
+}
 
 const overhead = await clientOverhead();
 const pct = (r: number): string => `+${((r - 1) * 100).toFixed(1)} %`;

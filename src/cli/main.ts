@@ -1,13 +1,11 @@
 import { HarnessError, isUsageError } from "../engine/errors.js";
 import { HARNESS } from "../engine/version.js";
-import { loadSuitesForProfile } from "../engine/discovery.js";
-import { loadProfile } from "../engine/profile.js";
 import { err, green, red } from "./output.js";
 
 const HELP = `idconform ${HARNESS.version}: conformance test harness for identity protocols
 
 usage:
-  idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]
+  idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare old/results.json]
   idconform demo [--suite s] [--out dir]           run the suites against the embedded reference targets
   idconform validate <profile.yaml>                check a profile and say what is wrong with it
   idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]
@@ -15,6 +13,9 @@ usage:
   idconform requirements [--suite s] [--json]
   idconform report <results.json> [--allure] [--out dir]
   idconform report --merge <dir|results.json> ... [--out dir]
+  idconform bundle <run dir> --key <jwk file|\${ENV}> --profile <profile.yaml> [--out run.idcb]
+  idconform verify <run.idcb> (--jwks <file|https URL> | --entity <entity id>) [--allow-insecure-http] [--json]
+  idconform diff <old results.json> <new results.json> [--markdown | --json]   exit 1 if a requirement regressed
 
 exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known failure now passes)
             2 bad usage or an invalid profile · 3 the harness could not run or decide (unreachable target, internal error)
@@ -22,6 +23,9 @@ exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known f
 
 async function validateCommand(argv: string[]): Promise<number> {
   if (argv.length !== 1) throw new HarnessError("IDC_USAGE", "usage: idconform validate <profile.yaml>");
+  // Loaded here, not at start-up: commands that read no profile (diff, report) skip zod and YAML.
+  const { loadSuitesForProfile } = await import("../engine/discovery.js");
+  const { loadProfile } = await import("../engine/profile.js");
   const p = loadProfile(argv[0]!, await loadSuitesForProfile(argv[0]!));
   for (const w of p.warnings) err(`warning: ${w}`);
   err(green(`${argv[0]}: valid profile "${p.name}" (suites: ${Object.keys(p.suites).join(", ")})`));
@@ -37,6 +41,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   mock: async (a) => (await import("./serve-cmd.js")).mockCommand(a),
   requirements: async (a) => (await import("./info-cmd.js")).requirementsCommand(a),
   report: async (a) => (await import("./report-cmd.js")).reportCommand(a),
+  bundle: async (a) => (await import("./bundle-cmd.js")).bundleCommand(a),
+  verify: async (a) => (await import("./bundle-cmd.js")).verifyCommand(a),
+  diff: async (a) => (await import("./diff-cmd.js")).diffCommand(a),
 };
 
 async function main(argv: string[]): Promise<number> {

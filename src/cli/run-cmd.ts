@@ -12,12 +12,14 @@ import {
 import { loadProfile } from "../engine/profile.js";
 import { runSuites } from "../engine/runner.js";
 import { writeReports } from "../report/write.js";
+import { readResultsForDiff } from "../report/diff.js";
+import type { Results } from "../report/results.js";
 import { closeAgents } from "../http/client.js";
 import { intArg, parse, shardArg } from "./args.js";
 import { bold, err, printSummary, yellow } from "./output.js";
 
 const RUN_USAGE =
-  "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n]";
+  "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare <old results.json>]";
 
 /**
  * Ctrl-C once: stop the checks, clean up, write the report. Twice: stop waiting for anything,
@@ -60,6 +62,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       seed: { type: "string" },
       out: { type: "string" },
       shard: { type: "string" },
+      compare: { type: "string" },
     },
     RUN_USAGE,
   );
@@ -71,6 +74,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const w of profile.warnings) err(yellow(`warning: ${w}`));
   const seed = intArg("seed", values.seed, 0, 2 ** 31 - 1);
   const shard = shardArg(values.shard);
+  // Read before the run: a bad file is a usage error (exit 2), not a lost run.
+  const compare = values.compare !== undefined ? compareWith(values.compare) : undefined;
   const stop = interruptible();
   try {
     const { results, redactor } = await runSuites({
@@ -85,12 +90,24 @@ export async function runCommand(argv: string[]): Promise<number> {
       halt: stop.halt,
     });
     const dir = resolve(values.out ?? join("reports", results.run.id));
-    const written = writeReports(results, dir, redactor);
+    const written = writeReports(results, dir, redactor, compare ? { compare } : {});
     printSummary(written.results, written);
+    if (written.diff)
+      err(`compared with ${values.compare}: ${written.diff.reason} (at the top of report.html)`);
     return results.outcome.exitCode;
   } finally {
     stop.dispose();
     await closeAgents();
+  }
+}
+
+function compareWith(path: string): Results {
+  try {
+    return readResultsForDiff(path);
+  } catch (e) {
+    if (e instanceof HarnessError && e.code === "IDC_RESULTS_INVALID")
+      throw new HarnessError("IDC_USAGE", `--compare: ${e.message}`);
+    throw e;
   }
 }
 

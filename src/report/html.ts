@@ -3,6 +3,8 @@ import type { CheckResult } from "../engine/check.js";
 import type { RequirementResult, Results } from "./results.js";
 import { esc } from "./html-escape.js";
 import { REPORT_CSS, REPORT_JS } from "./html-assets.js";
+import type { ResultsDiff } from "./diff.js";
+import { compareSection } from "./diff-html.js";
 
 /** Bytes of a body shown in report.html; results.json keeps more. */
 const HTML_BODY_CAP = 8 * 1024;
@@ -13,8 +15,9 @@ const HTML_EXCHANGES_PER_FINDING = 6;
  * Renders the self-contained report: one file, inline CSS and JS, no network. Rows are
  * rendered here (fast, readable without JS); the script only filters and expands. Only
  * non-passing requirements carry their HTTP exchanges, which bounds the file's size.
+ * `compare` (`run --compare`): the diff against an earlier run, shown first.
  */
-export function renderHtml(r: Results): string {
+export function renderHtml(r: Results, opts: { compare?: ResultsDiff } = {}): string {
   const checks = new Map(r.checks.map((c) => [`${c.suite}/${c.check}`, c]));
   const verdictCounts = (["fail", "warn", "error", "skip", "pass"] as const)
     .map(
@@ -40,6 +43,7 @@ export function renderHtml(r: Results): string {
   }
 </header>
 <main>
+${opts.compare ? compareSection(opts.compare) : ""}
 <section class="meta"><h2>Run</h2><dl>
   ${dt("Harness", `${r.run.harness.name} ${r.run.harness.version}`)}
   ${dt("Run id", r.run.id)}

@@ -5,6 +5,7 @@ import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";
 import { writeAllureResults } from "./allure.js";
 import type { Results } from "./results.js";
+import { diffResults, type ResultsDiff } from "./diff.js";
 
 export interface Written {
   readonly dir: string;
@@ -17,12 +18,14 @@ export interface Written {
 /**
  * Writes every output of a run. The results pass the redactor once more as a whole: a
  * secret that reached any text by an unforeseen path is still replaced before it lands.
+ * `compare`: an earlier run's results; report.html then opens with what changed since.
  */
 export function writeReports(
   results: Results,
   dir: string,
   redactor: Redactor,
-): Written & { results: Results } {
+  opts: { compare?: Results } = {},
+): Written & { results: Results; diff?: ResultsDiff } {
   mkdirSync(dir, { recursive: true });
   const clean = redactor.deep(results);
   const out = {
@@ -34,8 +37,9 @@ export function writeReports(
     results: clean,
   };
   writeFileSync(out.json, `${JSON.stringify(clean, null, 2)}\n`);
-  writeFileSync(out.html, renderHtml(clean));
+  const diff = opts.compare ? redactor.deep(diffResults(opts.compare, clean)) : undefined;
+  writeFileSync(out.html, renderHtml(clean, diff ? { compare: diff } : {}));
   writeFileSync(out.junit, renderJunit(clean));
   writeAllureResults(clean, out.allure);
-  return out;
+  return diff ? { ...out, diff } : out;
 }
