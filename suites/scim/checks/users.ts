@@ -23,10 +23,7 @@ async function probe(s: ScimClient, id: string, label: string): Promise<HttpResp
   const p = s.c.profile.probes.userAccess as
     { url?: unknown; method?: unknown; headers?: unknown } | undefined;
   if (typeof p?.url !== "string")
-    return s.c.skip(
-      "needs probe: suites.scim.probes.userAccess.url (a URL with {id})",
-      "needs-probe",
-    );
+    return s.c.skip("needs probe: suites.scim.probes.userAccess.url (a URL with {id})", "needs-probe");
   const url = p.url.replace("{id}", encodeURIComponent(id));
   return s.c.http.send({
     method: typeof p.method === "string" ? p.method : "GET",
@@ -581,7 +578,7 @@ export const userChecks = [
         if (before.status < 200 || before.status > 299)
           return c.skip(
             `the probe answered ${before.status} for an active user: it cannot show a change`,
-            "other",
+            "needs-probe",
           );
         const off = await s.call("PATCH", `/Users/${encodeURIComponent(id)}`, {
           body: patch([{ op: "replace", path: "active", value: false }]),
