@@ -58,8 +58,14 @@ async function firstRequest(): Promise<number> {
 function syntheticResults(n: number) {
   const catalog: CatalogEntry[] = [];
   const checks: CheckResult[] = [];
-  const body = JSON.stringify({
-    items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `user-${i}`, active: true })),
+  const items = Array.from({ length: 20 }, (_, i) => ({ id: i, name: `user-${i}`, active: true }));
+  const body = JSON.stringify({ items });
+  // Issue 12 item 6: every exchange the report shows carries JWTs (a DPoP header, one in the body) it decodes.
+  const jwt = (claims: object): string =>
+    `${Buffer.from('{"alg":"ES256","typ":"dpop+jwt"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${"s".repeat(86)}`;
+  const shownBody = JSON.stringify({
+    items,
+    credential: jwt({ iss: "https://target.example", iat: 1767225600 }),
   });
   for (let i = 0; i < n; i++) {
     const id = `BENCH-REQ-${i}`;
@@ -94,19 +100,25 @@ function syntheticResults(n: number) {
         request: {
           method: "GET",
           url: `https://target.example/Users?startIndex=${i}`,
-          headers: { accept: "application/json", authorization: "Bearer ${TOKEN}" },
+          headers: {
+            accept: "application/json",
+            authorization: "Bearer ${TOKEN}",
+            ...(violated
+              ? { dpop: jwt({ htm: "GET", htu: "https://target.example/Users", jti: `j${i}-${x}` }) }
+              : {}),
+          },
         },
         response: {
           status: 200,
           headers: { "content-type": "application/json" },
-          body,
-          bodyBytes: body.length,
+          body: violated ? shownBody : body,
+          bodyBytes: (violated ? shownBody : body).length,
         },
         startedAt: new Date().toISOString(),
         durationMs: 3,
-        curl: `curl -sS -i "https://target.example/Users?startIndex=${i}"`,
+        curl: `curl -sS -i "https://target.example/Users?startIndex=${i}" -H "authorization: Bearer \${TOKEN}"`,
       })),
-      notes: [],
+      notes: violated ? [`could not delete Users/${i}: 500`] : [],
       durationMs: 5,
     });
   }

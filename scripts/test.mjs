@@ -16,7 +16,7 @@ function ensureChromium() {
   const command = "apt-get update && apt-get install -y --no-install-recommends chromium";
   if (!isRoot) {
     console.error(
-      `Chromium is missing at ${chromium}; the browser tests need it. Install it with:\n  sudo ${command}\n(or set CHROMIUM_PATH)`,
+      `Chromium is missing at ${chromium}; the browser tests need it. Install it with:\n  sudo sh -c "${command}"\n(or set CHROMIUM_PATH)`,
     );
     return false;
   }

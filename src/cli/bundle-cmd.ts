@@ -5,6 +5,7 @@ import { loadEntityKeys, loadJwks, loadSigningKey, type TrustedKeys } from "../r
 import type { Verification } from "../report/bundle-verify.js";
 import { parse } from "./args.js";
 import { bold, err, green, red, yellow } from "./output.js";
+import { mustCoverageLine } from "../report/must-coverage.js";
 
 const BUNDLE_USAGE =
   "idconform bundle <run dir> --key <jwk file | ${ENV}> --profile <profile.yaml> [--out run.idcb]";
@@ -90,7 +91,11 @@ function asJson(v: Verification): unknown {
     ...(v.manifest ? { manifest: v.manifest } : {}),
     ...(v.recomputed && r
       ? {
-          recomputed: { summary: v.recomputed.summary, exitCode: v.recomputed.exitCode },
+          recomputed: {
+            summary: v.recomputed.summary,
+            exitCode: v.recomputed.exitCode,
+            mustCoverage: v.recomputed.must,
+          },
           coverage: { notRun: r.coverage.notRun.length, uncovered: r.coverage.uncovered.length },
           certifiable: r.run.certifiable,
           notCertifiable: r.run.notCertifiable,
@@ -121,6 +126,7 @@ function printVerification(file: string, v: Verification): void {
     err(
       `  coverage: ${s.total} requirement(s) decided (${s.pass} pass · ${s.fail} fail · ${s.warn} warn · ${s.skip} skip · ${s.error} error); ${r.coverage.notRun.length} not run; ${r.coverage.uncovered.length} without a check`,
     );
+    err(`  ${mustCoverageLine(c.must)} (recomputed from the verdicts)`);
     err(
       `  ${r.run.certifiable ? "certifiable" : `not certifiable: ${r.run.notCertifiable.join("; ")}`}; run exit code (recomputed from the verdicts) ${c.exitCode}`,
     );

@@ -5,7 +5,7 @@ import { err, green, red } from "./output.js";
 const HELP = `idconform ${HARNESS.version}: conformance test harness for identity protocols
 
 usage:
-  idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare old/results.json]
+  idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare old/results.json] [--certify]
   idconform demo [--suite s] [--out dir]           run the suites against the embedded reference targets
   idconform validate <profile.yaml>                check a profile and say what is wrong with it
   idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]
@@ -17,7 +17,8 @@ usage:
   idconform verify <run.idcb> (--jwks <file|https URL> | --entity <entity id>) [--allow-insecure-http] [--json]
   idconform diff <old results.json> <new results.json> [--markdown | --json]   exit 1 if a requirement regressed
 
-exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known failure now passes)
+exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known failure now passes,
+            or with --certify the run is not certifiable: an applicable MUST not exercised, say)
             2 bad usage or an invalid profile · 3 the harness could not run or decide (unreachable target, internal error)
 `;
 

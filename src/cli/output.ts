@@ -1,5 +1,6 @@
 import type { Results } from "../report/results.js";
 import type { Written } from "../report/write.js";
+import { mustCoverageLine, mustOf, whyText } from "../report/must-coverage.js";
 
 const colour = process.stderr.isTTY && !process.env.NO_COLOR;
 const paint = (code: string, s: string): string => (colour ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -39,6 +40,15 @@ export function printSummary(r: Results, w: Written | undefined): void {
   if (notable.length > 30) err(`  … and ${notable.length - 30} more in the report`);
   for (const c of r.cleanup)
     for (const l of c.leftovers) err(yellow(`left on the target (${c.suite}): ${l}`));
+  // Skipped MUSTs are not passes: how many that apply were decided, and each one that was not.
+  const must = mustOf(r);
+  const paintMust = must.notExercised.length > 0 ? yellow : green;
+  err(paintMust(mustCoverageLine(must)));
+  for (const x of must.notExercised.slice(0, 30))
+    err(
+      `  ${yellow("NOT EXERCISED")} ${x.id} (${whyText(x.why)}) — ${x.reason.length > 160 ? `${x.reason.slice(0, 160)}…` : x.reason}`,
+    );
+  if (must.notExercised.length > 30) err(`  … and ${must.notExercised.length - 30} more in the report`);
   if (!r.run.certifiable) err(yellow(`not certifiable: ${r.run.notCertifiable.join("; ")}`));
   if (w) err(`report: ${w.html}\nresults: ${w.json}`);
   const line = `exit ${r.outcome.exitCode}: ${r.outcome.reason}`;

@@ -10,16 +10,19 @@ import {
   ROOT,
 } from "../engine/discovery.js";
 import { loadProfile } from "../engine/profile.js";
-import { runSuites } from "../engine/runner.js";
+import { makeRunId, runSuites } from "../engine/runner.js";
 import { writeReports } from "../report/write.js";
+import { joinSuiteRuns } from "../report/join.js";
+import { Redactor, type SecretEntry } from "../http/redactor.js";
 import { readResultsForDiff } from "../report/diff.js";
 import type { Results } from "../report/results.js";
 import { closeAgents } from "../http/client.js";
 import { intArg, parse, shardArg } from "./args.js";
 import { bold, err, printSummary, yellow } from "./output.js";
+import { ensureChromium, hostChromiumEnv } from "./chromium-setup.js";
 
 const RUN_USAGE =
-  "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare <old results.json>]";
+  "idconform run <profile.yaml> [--suite s] [--grep <requirement id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare <old results.json>] [--certify]";
 
 /**
  * Ctrl-C once: stop the checks, clean up, write the report. Twice: stop waiting for anything,
@@ -63,6 +66,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       out: { type: "string" },
       shard: { type: "string" },
       compare: { type: "string" },
+      certify: { type: "boolean" },
     },
     RUN_USAGE,
   );
@@ -86,6 +90,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(values.strict ? { strict: true } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(shard ? { shard } : {}),
+      ...(values.certify ? { certify: true } : {}),
       signal: stop.signal,
       halt: stop.halt,
     });
@@ -115,8 +120,9 @@ const DEMO_USAGE = "idconform demo [--suite s] [--out dir]";
 
 /**
  * Starts each embedded reference target that has a demo profile, runs its suite against
- * it and writes a report per suite. The demo profiles read the target's URL and credentials
- * from the environment the started target hands over.
+ * it, and writes one report for all of them (the suites side by side in one report.html).
+ * The demo profiles read the target's URL and credentials from the environment the started
+ * target hands over.
  */
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(
@@ -132,13 +138,19 @@ export async function demoCommand(argv: string[]): Promise<number> {
     .filter((n) => targets.has(n) && existsSync(join(ROOT, "profiles", "demo", `${n}.yaml`)));
   // The engine's fixture stands in only until a protocol suite has a demo.
   const real = demoable.filter((n) => n !== "fixture");
-  const pick = values.suite ?? (real.length > 0 ? real : demoable);
+  const pick = [...new Set(values.suite ?? (real.length > 0 ? real : demoable))];
   for (const n of pick) {
     if (!demoable.includes(n))
       throw new HarnessError("IDC_SUITE_UNKNOWN", `no demo for suite "${n}"; demos: ${demoable.join(", ")}`);
   }
+  // Before any target starts: a missing browser is installed (root) or named with its command.
+  ensureChromium(
+    pick,
+    hostChromiumEnv((l) => err(yellow(l))),
+  );
   const suites = await loadSuites();
-  let exit = 0;
+  const parts: Results[] = [];
+  const secrets: SecretEntry[] = [];
   const stop = interruptible();
   try {
     for (const name of pick) {
@@ -158,20 +170,24 @@ export async function demoCommand(argv: string[]): Promise<number> {
           signal: stop.signal,
           halt: stop.halt,
         });
-        const base = values.out ? resolve(values.out) : resolve("reports");
-        const dir = pick.length === 1 && values.out ? base : join(base, results.run.id);
-        const written = writeReports(results, dir, redactor);
-        printSummary(written.results, written);
-        err(`open it: file://${resolve(written.html)}  (${relative(process.cwd(), written.html)})`);
-        exit = Math.max(exit, results.outcome.exitCode);
+        parts.push(redactor.deep(results));
+        secrets.push(...redactor.entries());
       } finally {
         await running.close();
       }
       if (stop.signal.aborted) break;
     }
+    if (parts.length === 0) return 3;
+    // One suite's run stands as it is; several are joined into one run named "demo".
+    const joined = joinSuiteRuns(parts, { id: makeRunId(["demo"]), name: "demo" });
+    const dir = values.out ? resolve(values.out) : resolve("reports", joined.run.id);
+    // Every secret any part's profile or target handed over is redacted from the joined report.
+    const written = writeReports(joined, dir, new Redactor(secrets));
+    printSummary(written.results, written);
+    err(`open it: file://${resolve(written.html)}  (${relative(process.cwd(), written.html)})`);
+    return written.results.outcome.exitCode;
   } finally {
     stop.dispose();
     await closeAgents();
   }
-  return exit;
 }

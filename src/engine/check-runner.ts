@@ -302,6 +302,14 @@ function defaultMessage(outcome: Exclude<Outcome, "met">): string {
 }
 
 function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | undefined {
+  // `features.<name>: false` says the target does not offer the optional feature: the
+  // requirement does not apply. Left out, the profile did not say: the check is not exercised.
+  if (def.feature !== undefined && env.features[def.feature] === false) {
+    return new SkipCheck(
+      `not offered: the profile declares that the target does not offer it (suites.${env.suite}.features.${def.feature}: false)`,
+      "not-offered",
+    );
+  }
   if (def.feature !== undefined && env.features[def.feature] !== true) {
     return new SkipCheck(
       `feature "${def.feature}" is not declared in the profile (suites.${env.suite}.features.${def.feature})`,

@@ -204,7 +204,12 @@ export async function openSuite(o: InProcessOptions): Promise<SuiteSession> {
         grep: [],
         startedAt: started.toISOString(),
         durationMs: Date.now() - started.getTime(),
-        notCertifiable: ["in-process run against idconform's own reference target"],
+        notCertifiable: [
+          "in-process run against idconform's own reference target",
+          ...(profile.options.allowInsecureHttp
+            ? ["plain http was allowed (options.allowInsecureHttp: true)"]
+            : []),
+        ],
         interrupted: !complete,
       },
       catalog,

@@ -27,6 +27,8 @@ export interface RunRequest {
   readonly shard?: string;
   /** Extra reasons this run cannot certify (a demo against local targets, say). */
   readonly notCertifiable?: readonly string[];
+  /** `--certify`: a run that is not certifiable (an applicable MUST not exercised, say) exits 1. */
+  readonly certify?: boolean;
   readonly print?: (line: string) => void;
   /** Aborting this ends the run early; what finished is still reported. */
   readonly signal?: AbortSignal;
@@ -396,6 +398,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       durationMs: Date.now() - started.getTime(),
       notCertifiable,
       interrupted: interrupted || halted || reporter.harnessErrors.length > 0,
+      ...(req.certify ? { certify: true } : {}),
     },
     catalog,
     covered,

@@ -11,8 +11,23 @@ export const VERDICTS: readonly Verdict[] = ["fail", "warn", "error", "skip", "p
 /** What a check observed about one requirement, before severity is applied. */
 export type Outcome = "met" | "violated" | "skipped" | "errored";
 
+/**
+ * Whose choice a skip was. The target's: `not-offered` (it does not offer the optional feature
+ * the requirement speaks of; the requirement does not apply). The profile's: `not-declared`,
+ * `needs-probe`, `needs-hook`, `not-exercised` (its setup does not let the check observe it),
+ * `not-selected`. An earlier failure: `dependency`. `other`: none of these (a limit of the
+ * harness, a state the target did not enter). Only `not-offered` leaves a MUST out of what
+ * applies; every other kind leaves it "not exercised", and the run not certifiable.
+ */
 export type SkipKind =
-  "not-offered" | "not-declared" | "needs-probe" | "not-selected" | "dependency" | "other";
+  | "not-offered"
+  | "not-declared"
+  | "needs-probe"
+  | "needs-hook"
+  | "not-exercised"
+  | "not-selected"
+  | "dependency"
+  | "other";
 
 /**
  * Severity follows the requirement, never the check: a violated MUST fails, a violated

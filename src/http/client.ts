@@ -172,6 +172,14 @@ export class RecordingClient {
     return this.log.length;
   }
 
+  /**
+   * True when the run allows plain http (options.allowInsecureHttp): a check then leaves a rule
+   * that a URL be https not exercised for a plain http URL, rather than judging it.
+   */
+  get allowsPlainHttp(): boolean {
+    return this.opts.allowInsecureHttp;
+  }
+
   /** Calls `fn` with every complete response (each redirect hop too), whole, before only its start is kept. */
   onResponse(fn: (req: SentRequest, res: HttpResponse) => void): void {
     this.watchers.push(fn);

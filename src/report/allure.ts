@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequirementResult, Results } from "./results.js";
+import { mustCoverageLine, mustOf, WHY_TEXT } from "./must-coverage.js";
 
 type AllureStatus = "passed" | "failed" | "broken" | "skipped" | "unknown";
 
@@ -30,7 +31,10 @@ export function writeAllureResults(r: Results, dir: string): void {
   mkdirSync(dir, { recursive: true });
   const start = Date.parse(r.run.startedAt);
   const checks = new Map(r.checks.map((c) => [`${c.suite}/${c.check}`, c]));
+  const must = mustOf(r);
+  const notExercised = new Map(must.notExercised.map((x) => [x.id, x]));
   for (const q of r.requirements) {
+    const ne = notExercised.get(q.id);
     const id = uuid(`${r.run.id}/${q.id}`);
     const attachments: { name: string; source: string; type: string }[] = [];
     if (q.verdict !== "pass") {
@@ -65,7 +69,9 @@ export function writeAllureResults(r: Results, dir: string): void {
           ? `KNOWN FAILURE (${q.known.reason})${q.known.stale ? ": now passes, remove it from knownFailures" : ""}\n${message}`
           : q.verdict === "warn"
             ? `WARNING: SHOULD not met\n${message}`
-            : message,
+            : ne
+              ? `NOT EXERCISED (${ne.why.map((k) => `${k}: ${WHY_TEXT[k]}`).join("; ")}): an applicable MUST, so the run is not certifiable\n${message}`
+              : message,
       },
       stage: "finished",
       description: `${q.level} · ${q.source}`,
@@ -76,6 +82,7 @@ export function writeAllureResults(r: Results, dir: string): void {
         { name: "tag", value: q.level },
         ...(q.verdict === "warn" ? [{ name: "tag", value: "warning" }] : []),
         ...(q.known ? [{ name: "tag", value: "known-failure" }] : []),
+        ...(ne ? [{ name: "tag", value: "not-exercised" }] : []),
         {
           name: "severity",
           value: q.level === "MUST" ? "critical" : q.level === "SHOULD" ? "normal" : "trivial",
@@ -110,6 +117,8 @@ export function writeAllureResults(r: Results, dir: string): void {
       `profile=${r.run.profile.name}`,
       `seed=${r.run.seed}`,
       `certifiable=${r.run.certifiable}`,
+      `mustCoverage=${mustCoverageLine(must)}`,
+      `mustNotExercised=${must.notExercised.map((x) => x.id).join(" ")}`,
     ]
       .concat(r.run.suites.map((s) => `target.${s.name}=${s.target}`))
       .join("\n"),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { HarnessError } from "../engine/errors.js";
 import type { Level } from "../engine/requirement.js";
 import type { Results } from "./results.js";
+import { mustCoverage, mustPercent } from "./must-coverage.js";
 import { resultsProblems } from "./validate.js";
 
 /** The largest results.json `diff` and `--compare` read (a run keeps bodies bounded; this is far above). */
@@ -209,6 +210,14 @@ function notes(o: Results, n: Results): string[] {
   if (selection(o) !== selection(n))
     out.push(
       `the runs selected different checks (old: ${selection(o) || "all"}; new: ${selection(n) || "all"})`,
+    );
+  // Skipped MUSTs are not passes: a change of MUST coverage is said even when no verdict regressed
+  // (from the verdicts, as the entries are, not from what the files store).
+  const mo = mustCoverage(o.requirements, o.coverage.uncovered);
+  const mn = mustCoverage(n.requirements, n.coverage.uncovered);
+  if (mo.notExercised.length !== mn.notExercised.length)
+    out.push(
+      `MUST coverage changed: old ${mo.decided}/${mo.applicable} (${mustPercent(mo)} %), new ${mn.decided}/${mn.applicable} (${mustPercent(mn)} %)`,
     );
   for (const [r, which] of [
     [o, "old"],

@@ -1,4 +1,5 @@
 import type { RequirementResult, Results } from "./results.js";
+import { mustCoverage, mustCoverageLine, mustOf, WHY_TEXT, type NotExercised } from "./must-coverage.js";
 
 const xml = (s: string): string =>
   // Drop characters XML 1.0 cannot carry (a hostile target may send any byte), then escape.
@@ -12,13 +13,19 @@ const xml = (s: string): string =>
  * the finding in system-out and an `idconform.verdict` property, so it never reads as a plain pass.
  */
 export function renderJunit(r: Results): string {
+  const notExercised = new Map(mustOf(r).notExercised.map((x) => [x.id, x]));
   const suites = r.run.suites.map((s) => {
     const reqs = r.requirements.filter((q) => q.suite === s.name);
+    // Skipped MUSTs are not passes: each suite says how many of its applicable MUSTs were decided.
+    const must = mustCoverage(
+      reqs,
+      r.coverage.uncovered.filter((u) => u.suite === s.name),
+    );
     const count = (v: string): number => reqs.filter((q) => q.verdict === v).length;
     const failures = reqs.filter((q) => q.verdict === "fail" && !q.known).length;
     return `  <testsuite name="${xml(s.name)}" tests="${reqs.length}" failures="${failures}" errors="${count("error")}" skipped="${count("skip")}" timestamp="${xml(r.run.startedAt)}">
-    <properties><property name="target" value="${xml(s.target)}"/><property name="document" value="${xml(s.document)}"/></properties>
-${reqs.map(testcase).join("\n")}
+    <properties><property name="target" value="${xml(s.target)}"/><property name="document" value="${xml(s.document)}"/><property name="idconform.mustCoverage" value="${xml(mustCoverageLine(must))}"/><property name="idconform.mustNotExercised" value="${xml(must.notExercised.map((x) => x.id).join(" "))}"/><property name="idconform.certifiable" value="${r.run.certifiable}"/></properties>
+${reqs.map((q) => testcase(q, notExercised.get(q.id))).join("\n")}
   </testsuite>`;
   });
   const total = r.requirements.length;
@@ -29,7 +36,7 @@ ${suites.join("\n")}
 `;
 }
 
-function testcase(q: RequirementResult): string {
+function testcase(q: RequirementResult, notExercised: NotExercised | undefined): string {
   const text = q.findings
     .map(
       (f) =>
@@ -51,8 +58,14 @@ function testcase(q: RequirementResult): string {
     body = `<failure message="${xml(message)}" type="${q.known?.stale ? "stale-known-failure" : q.level}">${xml(text)}</failure>`;
   } else if (q.verdict === "error")
     body = `<error message="${xml(main?.message ?? "could not decide")}">${xml(text)}</error>`;
-  else if (q.verdict === "skip") body = `<skipped message="${xml(main?.message ?? "skipped")}"/>`;
-  else if (q.verdict === "warn" || q.known)
+  else if (q.verdict === "skip") {
+    const kind = notExercised
+      ? `NOT EXERCISED (${notExercised.why.map((k) => `${k}: ${WHY_TEXT[k]}`).join("; ")}): `
+      : main?.skipKind
+        ? `${main.skipKind}: `
+        : "";
+    body = `<skipped message="${xml(`${kind}${main?.message ?? "skipped"}`)}"/>`;
+  } else if (q.verdict === "warn" || q.known)
     body = `<system-out>${xml(`${q.verdict === "warn" ? "WARNING (SHOULD not met)" : `KNOWN FAILURE: ${q.known?.reason ?? ""}`}\n${text}`)}</system-out>`;
   return `    <testcase classname="${xml(q.suite)}" name="${xml(name)}" time="0">${props}${body}</testcase>`;
 }

@@ -1,9 +1,12 @@
 import { emptySummary, verdictFor, worst, type Summary, type Verdict } from "../engine/verdict.js";
-import type { Results } from "./results.js";
+import { certifiableReasons, type Results } from "./results.js";
+import { mustCoverage, type MustCoverage } from "./must-coverage.js";
 
 export interface Recomputed {
   readonly summary: Summary & { readonly total: number };
   readonly exitCode: 0 | 1 | 3;
+  /** MUST coverage as the recomputed verdicts give it. */
+  readonly must: MustCoverage;
   /** Each place where the stored results say something their own verdicts do not give. */
   readonly disagreements: readonly string[];
 }
@@ -64,14 +67,51 @@ export function recompute(r: Results): Recomputed {
   for (const name of perSuite.keys())
     if (!r.suites.some((s) => s.name === name))
       disagreements.push(`suite ${name} has requirements but no entry in suites[]`);
-  const exitCode: 0 | 1 | 3 =
+  const failed: 0 | 1 | 3 =
     realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || r.run.interrupted ? 3 : 0;
+  // MUST coverage from the verdicts recomputed above; a file from before it was stored has none.
+  const must = mustCoverage(
+    r.requirements.map((q) => ({
+      ...q,
+      verdict: worst(q.checks.map((c) => verdictFor(q.level, c.outcome, r.run.strict))) ?? "error",
+    })),
+    r.coverage.uncovered,
+  );
+  if (r.coverage.must !== undefined) disagreements.push(...mustDisagreements(r.coverage.must, must));
+  const reasons = certifiableReasons(r.run, summary.error, must);
+  const exitCode: 0 | 1 | 3 = r.run.certify === true && failed === 0 && reasons.length > 0 ? 1 : failed;
   if (r.outcome.exitCode !== exitCode)
     disagreements.push(`outcome.exitCode: stored ${r.outcome.exitCode}, recomputed ${exitCode}`);
-  const certifiable = r.run.notCertifiable.length === 0 && summary.error === 0 && !r.run.interrupted;
+  // Older files stored no MUST coverage: their certifiable flag is judged as it was then.
+  const certifiable =
+    r.run.notCertifiable.length === 0 &&
+    summary.error === 0 &&
+    !r.run.interrupted &&
+    (r.coverage.must === undefined || must.notExercised.every((x) => x.why.includes("error")));
   if (r.run.certifiable && !certifiable)
     disagreements.push(
-      "run.certifiable: stored true, but the run has undecided requirements or was interrupted or lists reasons",
+      "run.certifiable: stored true, but the run has undecided requirements, applicable MUSTs not exercised, was interrupted or lists reasons",
     );
-  return { summary: { ...summary, total }, exitCode, disagreements };
+  return { summary: { ...summary, total }, exitCode, must, disagreements };
+}
+
+function mustDisagreements(stored: MustCoverage, mine: MustCoverage): string[] {
+  const out: string[] = [];
+  for (const k of ["applicable", "decided", "notOffered"] as const)
+    if (stored[k] !== mine[k]) out.push(`coverage.must.${k}: stored ${stored[k]}, recomputed ${mine[k]}`);
+  const ids = (m: MustCoverage): string =>
+    m.notExercised
+      .map((x) => x.id)
+      .sort()
+      .join(",");
+  if (ids(stored) !== ids(mine))
+    out.push(
+      `coverage.must.notExercised: stored ${stored.notExercised.length} requirement(s), recomputed ${mine.notExercised.length} (${
+        mine.notExercised
+          .map((x) => x.id)
+          .slice(0, 10)
+          .join(", ") || "none"
+      })`,
+    );
+  return out;
 }

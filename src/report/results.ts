@@ -9,6 +9,7 @@ import {
   type Summary,
   type Verdict,
 } from "../engine/verdict.js";
+import { mustCoverage, notExercisedReason, type MustCoverage } from "./must-coverage.js";
 
 export const RESULTS_SCHEMA_VERSION = "1.0";
 
@@ -48,6 +49,8 @@ export interface RunMeta {
   readonly durationMs: number;
   readonly notCertifiable: readonly string[];
   readonly interrupted: boolean;
+  /** `run --certify`: a run that is not certifiable exits 1. Absent in older files: false. */
+  readonly certify?: boolean;
 }
 
 export interface Results {
@@ -65,6 +68,8 @@ export interface Results {
     readonly uncovered: readonly CatalogEntry[];
     /** Requirements whose checks were not run here (--grep, --shard, or an interrupt). */
     readonly notRun: readonly CatalogEntry[];
+    /** MUSTs decided out of MUSTs applicable, and each one not exercised with why (absent in older files). */
+    readonly must?: MustCoverage;
   };
   readonly knownFailures: readonly (KnownFailure & {
     readonly status: "held" | "stale" | "undecided" | "not-run";
@@ -143,10 +148,19 @@ export function buildResults(input: BuildInput): Results {
   ).length;
   const stale = requirements.filter((r) => r.known?.stale).length;
   const realFailures = requirements.filter((r) => r.verdict === "fail" && !r.known).length;
-  const exitCode: 0 | 1 | 3 =
-    realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || meta.interrupted ? 3 : 0;
-  const reason =
-    exitCode === 1
+  const run = new Set(requirements.map((r) => r.id));
+  const uncovered = catalog.filter((r) => !input.covered.has(r.id));
+  const must = mustCoverage(requirements, uncovered);
+  // A certifier needs every selected requirement decided, in a run that finished, and every
+  // MUST that applies exercised.
+  const notCertifiable = certifiableReasons(meta, summary.error, must);
+  const failed: 0 | 1 | 3 = realFailures > 0 || stale > 0 ? 1 : summary.error > 0 || meta.interrupted ? 3 : 0;
+  // --certify: a run that finished with every MUST passed but cannot certify fails.
+  const certifyFails = meta.certify === true && failed === 0 && notCertifiable.length > 0;
+  const exitCode: 0 | 1 | 3 = certifyFails ? 1 : failed;
+  const reason = certifyFails
+    ? `--certify: the run is not certifiable (${notCertifiable.join("; ")})`
+    : exitCode === 1
       ? [
           realFailures > 0 ? `${realFailures} requirement(s) failed` : "",
           stale > 0 ? `${stale} known failure(s) now pass: remove them from knownFailures` : "",
@@ -157,16 +171,9 @@ export function buildResults(input: BuildInput): Results {
         ? meta.interrupted
           ? "the run was interrupted before every check finished"
           : `${summary.error} requirement(s) could not be decided (error)`
-        : "every selected MUST requirement passed";
-  const run = new Set(requirements.map((r) => r.id));
-  // A certifier needs every selected requirement decided, in a run that finished.
-  const notCertifiable = [
-    ...meta.notCertifiable,
-    ...(meta.interrupted && !meta.notCertifiable.some((r) => r.includes("interrupted"))
-      ? ["the run was interrupted"]
-      : []),
-    ...(summary.error > 0 ? [`${summary.error} requirement(s) could not be decided (error)`] : []),
-  ];
+        : must.notExercised.length > 0
+          ? `every MUST requirement exercised passed; ${must.notExercised.length} applicable MUST requirement(s) not exercised`
+          : "every selected MUST requirement passed";
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     run: { ...meta, notCertifiable, certifiable: notCertifiable.length === 0 },
@@ -174,8 +181,9 @@ export function buildResults(input: BuildInput): Results {
     suites: meta.suites.map((s) => ({ name: s.name, summary: perSuite.get(s.name) ?? emptySummary() })),
     requirements,
     coverage: {
-      uncovered: catalog.filter((r) => !input.covered.has(r.id)),
+      uncovered,
       notRun: catalog.filter((r) => input.covered.has(r.id) && !run.has(r.id)),
+      must,
     },
     knownFailures: input.knownFailures.map((k) => {
       const r = requirements.find((x) => x.id === k.id);
@@ -192,6 +200,36 @@ export function buildResults(input: BuildInput): Results {
     cleanup: input.cleanup ?? [],
     outcome: { exitCode, reason },
   };
+}
+
+/**
+ * Why a run cannot certify: the reasons the run brought (demo, plain http, --grep, ...), then
+ * those derived from its verdicts. A results file being rebuilt (merge) drops its derived ones
+ * first, so they are counted once, from the rebuilt verdicts.
+ */
+export function certifiableReasons(
+  meta: Pick<RunMeta, "notCertifiable" | "interrupted">,
+  errors: number,
+  must: MustCoverage,
+): string[] {
+  const given = meta.notCertifiable.filter((r) => !isDerivedReason(r));
+  const notExercised = notExercisedReason({
+    ...must,
+    notExercised: must.notExercised.filter((x) => !x.why.includes("error")),
+  });
+  return [
+    ...given,
+    ...(meta.interrupted && !given.some((r) => r.includes("interrupted")) ? ["the run was interrupted"] : []),
+    ...(errors > 0 ? [`${errors} requirement(s) could not be decided (error)`] : []),
+    ...(notExercised !== undefined ? [notExercised] : []),
+  ];
+}
+
+/** A reason buildResults derives from the verdicts (and so recomputes), not one the run brought. */
+export function isDerivedReason(r: string): boolean {
+  return /^\d+ requirement\(s\) could not be decided \(error\)$|^\d+ applicable MUST requirement\(s\) not exercised: /.test(
+    r,
+  );
 }
 
 /** Catalog entries of every requirement a results file mentions, to rebuild from it (merge). */

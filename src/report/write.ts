@@ -38,7 +38,10 @@ export function writeReports(
   };
   writeFileSync(out.json, `${JSON.stringify(clean, null, 2)}\n`);
   const diff = opts.compare ? redactor.deep(diffResults(opts.compare, clean)) : undefined;
-  writeFileSync(out.html, renderHtml(clean, diff ? { compare: diff } : {}));
+  writeFileSync(
+    out.html,
+    renderHtml(clean, { ...(diff ? { compare: diff } : {}), redact: (s) => redactor.text(s) }),
+  );
   writeFileSync(out.junit, renderJunit(clean));
   writeAllureResults(clean, out.allure);
   return diff ? { ...out, diff } : out;

@@ -53,6 +53,55 @@ export interface ReceivedOffer {
   readonly txCode: string | undefined;
 }
 
+/** How a URL stands against a rule that it be https: https, plain http, or anything else (not a URL too). */
+export function schemeOf(url: unknown): "https" | "plain-http" | "other" {
+  if (typeof url !== "string") return "other";
+  try {
+    const p = new URL(url).protocol;
+    return p === "https:" ? "https" : p === "http:" ? "plain-http" : "other";
+  } catch {
+    return "other";
+  }
+}
+
+/** Why a rule that a URL be https was not judged. */
+export const PLAIN_HTTP_ALLOWED = "not exercised: plain http allowed by options.allowInsecureHttp";
+
+/**
+ * Judges `requirement`, a rule that each URL of `urls` (named by `[what, url]`) be https (TLS
+ * is mandatory, Authentication 5). Any URL neither https nor allowed plain http violates it.
+ * In a run with options.allowInsecureHttp a plain http URL is not judged: when nothing else
+ * violates the rule it is a `not-exercised` skip naming those URLs (the run is then not
+ * certifiable), never a pass. Without the option plain http violates it like any other scheme.
+ * True when the rule was met.
+ */
+export function judgeHttps(
+  c: Ctx,
+  requirement: string,
+  urls: readonly (readonly [string, unknown])[],
+  expected: string,
+  prefix = "",
+): boolean {
+  const allowed = c.http.allowsPlainHttp;
+  const shown = (u: readonly [string, unknown]): string => `${u[0]} ${quote(u[1] ?? null, 200)}`;
+  const bad = urls.filter(([, u]) => {
+    const s = schemeOf(u);
+    return s === "other" || (s === "plain-http" && !allowed);
+  });
+  if (bad.length > 0)
+    return c.check(requirement, false, { expected, actual: prefix + bad.map(shown).join("; ") });
+  const plain = urls.filter(([, u]) => schemeOf(u) === "plain-http");
+  if (plain.length > 0) {
+    c.skipOnly(
+      requirement,
+      `${PLAIN_HTTP_ALLOWED} (${prefix}${plain.map(shown).join("; ")})`,
+      "not-exercised",
+    );
+    return false;
+  }
+  return c.check(requirement, true, { expected, actual: `${prefix}all https` });
+}
+
 /** A JSON object body, or {} for anything else. */
 export function body(res: HttpResponse | undefined): Json {
   const j = res?.json;
@@ -216,16 +265,11 @@ export class Vci {
 
   /**
    * True for a URL the Wallet may call: https (TLS is mandatory, Authentication 5), or plain
-   * http when the issuer itself is (a run with options.allowInsecureHttp).
+   * http in a run with options.allowInsecureHttp (which is then not certifiable).
    */
   usable(url: unknown): url is string {
-    if (typeof url !== "string") return false;
-    try {
-      const u = new URL(url);
-      return u.protocol === "https:" || (u.protocol === "http:" && this.issuer.startsWith("http://"));
-    } catch {
-      return false;
-    }
+    const s = schemeOf(url);
+    return s === "https" || (s === "plain-http" && this.c.http.allowsPlainHttp);
   }
 
   async tokenEndpoint(): Promise<string> {
@@ -245,7 +289,7 @@ export class Vci {
       if (!opts.usesFixed || kind !== "preAuthorized")
         this.c.skip(
           "the profile gives one fixed offer (offers.fixed), used by the issuance check; this check needs a fresh one",
-          "not-declared",
+          "needs-hook",
         );
       const text = src.fixed.offer.trim();
       return { raw: text.startsWith("{") ? (JSON.parse(text) as unknown) : text, txCode: src.fixed.txCode };
@@ -253,7 +297,7 @@ export class Vci {
     const t = src.trigger!;
     const template = t.kinds[kind];
     if (template === undefined)
-      this.c.skip(`the profile declares no ${kind} offer (offers.trigger.kinds.${kind})`, "not-declared");
+      this.c.skip(`the profile declares no ${kind} offer (offers.trigger.kinds.${kind})`, "needs-hook");
     const slot = `${this.c.runId.slice(-6)}-${Math.random().toString(36).slice(2, 10)}`;
     const endpoint = `${this.provided.walletPublicUrl}/offer/${slot}`;
     const json = JSON.parse(
@@ -380,7 +424,7 @@ export class Vci {
     extra: Record<string, string> = {},
   ): Promise<{ token: string; res: HttpResponse }> {
     if (o.shape.txCodeRequired && o.txCode === undefined)
-      this.c.skip("the offer needs a tx_code the profile's source did not give", "not-declared");
+      this.c.skip("the offer needs a tx_code the profile's source did not give", "needs-hook");
     const res = await this.token(this.preAuthorizedForm(o, extra));
     const b = body(res);
     if (res.status !== 200 || typeof b.access_token !== "string")
@@ -408,29 +452,20 @@ export class Vci {
     if (isObject(pt) && !isObject(pt.jwt))
       this.c.skip(
         `the configuration takes ${Object.keys(pt).join(", ")} proofs; the Wallet makes jwt proofs only`,
-        "not-offered",
+        "other",
       );
     const binding = conf.cryptographic_binding_methods_supported;
     if (Array.isArray(binding) && !binding.includes("jwk"))
-      this.c.skip(
-        `the configuration binds keys by ${quote(binding)}; the Wallet binds by jwk only`,
-        "not-offered",
-      );
+      this.c.skip(`the configuration binds keys by ${quote(binding)}; the Wallet binds by jwk only`, "other");
     const jwt = isObject(pt) ? pt.jwt : undefined;
     if (isObject(jwt) && jwt.key_attestations_required !== undefined)
-      this.c.skip(
-        "the configuration requires key attestations, which the Wallet does not make",
-        "not-offered",
-      );
+      this.c.skip("the configuration requires key attestations, which the Wallet does not make", "other");
     const algs = proofAlgs(conf);
     const alg = algs.includes(prefer)
       ? prefer
       : (algs.find((a): a is HolderAlg => a === "ES256" || a === "EdDSA") ?? undefined);
     if (algs.length > 0 && alg === undefined)
-      this.c.skip(
-        `the jwt proof type accepts ${algs.join(", ")}; the Wallet signs ES256 or EdDSA`,
-        "not-offered",
-      );
+      this.c.skip(`the jwt proof type accepts ${algs.join(", ")}; the Wallet signs ES256 or EdDSA`, "other");
     return holderKey(alg ?? prefer);
   }
 
@@ -502,7 +537,7 @@ export class Vci {
       if (e.encryption_required === true)
         this.c.skip(
           "the issuer requires response encryption with algorithms the Wallet lacks (it offers ECDH-ES with A128GCM or A256GCM)",
-          "not-offered",
+          "other",
         );
       return undefined;
     }

@@ -16,7 +16,8 @@ export type IssuerKeys = { keys: JWK[] } | { none: string };
 /**
  * The keys an SD-JWT VC issuer `iss` publishes: SD-JWT VC issuer metadata at
  * /.well-known/jwt-vc-issuer inserted before the path of `iss` (its `issuer` equal to `iss`),
- * `jwks` inline or at an https `jwks_uri`. Only an https `iss` is looked up.
+ * `jwks` inline or at an https `jwks_uri`. Only an https `iss` is looked up (plain http too
+ * when options.allowInsecureHttp allows it).
  */
 export async function issuerKeys(c: Ctx, iss: string): Promise<IssuerKeys> {
   let u: URL;
@@ -25,7 +26,9 @@ export async function issuerKeys(c: Ctx, iss: string): Promise<IssuerKeys> {
   } catch {
     return { none: `iss ${show(iss)} is not a URL` };
   }
-  if (u.protocol !== "https:") return { none: `iss ${show(iss)} is not an https URL` };
+  // TLS is mandatory (Authentication 5); plain http only in a run with options.allowInsecureHttp.
+  const fetchable = (p: string): boolean => p === "https:" || (p === "http:" && c.http.allowsPlainHttp);
+  if (!fetchable(u.protocol)) return { none: `iss ${show(iss)} is not an https URL` };
   const res = await c.http.get(wellKnownUrl(iss, "/.well-known/jwt-vc-issuer"), {
     headers: { accept: "application/json" },
     label: "SD-JWT VC issuer metadata",
@@ -49,7 +52,7 @@ export async function issuerKeys(c: Ctx, iss: string): Promise<IssuerKeys> {
   } catch {
     return { none: `jwks_uri ${show(m.jwks_uri)} is not a URL` };
   }
-  if (k.protocol !== "https:") return { none: `jwks_uri ${show(m.jwks_uri)} is not https` };
+  if (!fetchable(k.protocol)) return { none: `jwks_uri ${show(m.jwks_uri)} is not https` };
   const got = await c.http.get(k, {
     headers: { accept: "application/json" },
     label: "SD-JWT VC issuer keys (jwks_uri)",

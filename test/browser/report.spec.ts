@@ -58,4 +58,12 @@ test("report.html opens from disk with no network, filters to failures and shows
   await page.selectOption("#f-verdict", "nonpass");
   await page.locator("tbody.req", { hasText: "FIX-DOCS-REACHABLE" }).locator("tr.main").click();
   await page.screenshot({ path: join(ROOT, "reports", "screenshots", "report.png"), fullPage: true });
+
+  // A check's notes show under it in the requirement's detail (issue 12 item 6).
+  await page.selectOption("#f-verdict", "");
+  await page.fill("#f-text", "FIX-ERROR-NO-TRACE");
+  await page.locator("tbody.req", { hasText: "FIX-ERROR-NO-TRACE" }).locator("tr.main").click();
+  await expect(page.locator("tbody.req:not([hidden]) tr.detail ul.notes")).toContainText(
+    "judged on 1 exchange(s)",
+  );
 });

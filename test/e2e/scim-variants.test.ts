@@ -39,7 +39,7 @@ async function usersNamed(t: RunningTarget, prefix: string): Promise<string[]> {
 }
 
 describe("SCIM suite profile variants (issue: SCIM suite §2, §3, §4)", () => {
-  it("with a static bearer token and no probe, the OAuth requirements say 'not exercised' and revocation 'needs probe'", async () => {
+  it("with a static bearer token and no probe, the OAuth requirements say 'not exercised' and revocation 'needs probe'; MUST coverage is below 100 %, names each, and --certify exits 1", async () => {
     const t = await startScimTarget({ faults: [] });
     try {
       const dir = tempDir();
@@ -64,8 +64,12 @@ suites:
         SCIM_TOKEN: await tokenFor(t, "scim"),
         SCIM_OTHER_TOKEN: await tokenFor(t, "profile"),
       };
-      const cli = await runCli(["run", profile, "--out", join(dir, "out")], { env, timeoutMs: 120_000 });
-      expect(cli.code, cli.stderr).toBe(0);
+      const cli = await runCli(["run", profile, "--out", join(dir, "out"), "--certify"], {
+        env,
+        timeoutMs: 120_000,
+      });
+      // Every MUST exercised passed, but a certification run must exercise every MUST that applies.
+      expect(cli.code, cli.stderr).toBe(1);
       const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
       const v = verdicts(results);
       const oauth = [
@@ -91,6 +95,39 @@ suites:
       expect(reason("SCIM-USER-DEACTIVATE-REVOKES")).toContain("needs probe");
       // The scope check still ran, with the profile's token without the scim scope.
       expect(v["SCIM-AUTH-SCOPE"]).toBe("pass");
+      // Skipped MUSTs are not passes: coverage below 100 %, each one named with why.
+      const mustSkipped = [
+        ...oauth.filter((id) => id !== "SCIM-AUTH-AS-METADATA"),
+        "SCIM-USER-DEACTIVATE-REVOKES",
+      ];
+      const must = results.coverage.must as {
+        applicable: number;
+        decided: number;
+        notExercised: { id: string; why: string[] }[];
+      };
+      expect(must.notExercised.map((x) => x.id).sort()).toEqual([...mustSkipped].sort());
+      expect(must.notExercised.find((x) => x.id === "SCIM-USER-DEACTIVATE-REVOKES")?.why).toEqual([
+        "needs-probe",
+      ]);
+      expect(must.notExercised.find((x) => x.id === "SCIM-AUTH-JWT-CLIENT")?.why).toEqual(["not-declared"]);
+      expect(must.decided).toBe(must.applicable - mustSkipped.length);
+      const percent = Math.floor((must.decided * 100) / must.applicable);
+      expect(percent).toBeLessThan(100);
+      expect(cli.stderr).toContain(
+        `MUST coverage: ${must.decided}/${must.applicable} (${percent} %) decided; ${mustSkipped.length} not exercised`,
+      );
+      for (const id of mustSkipped) expect(cli.stderr).toMatch(new RegExp(`NOT EXERCISED ${id} \\(`));
+      expect(results.run.certifiable).toBe(false);
+      const notCert = results.run.notCertifiable.find((r: string) => r.includes("not exercised")) as string;
+      expect(notCert).toMatch(
+        new RegExp(`^${mustSkipped.length} applicable MUST requirement\\(s\\) not exercised: `),
+      );
+      for (const id of mustSkipped) expect(notCert).toContain(id);
+      expect(results.outcome.reason).toMatch(/^--certify: the run is not certifiable \(/);
+      expect(cli.stderr).toContain("exit 1: --certify: the run is not certifiable");
+      expect(readFileSync(join(dir, "out", "report.html"), "utf8")).toContain(
+        `MUST coverage: ${must.decided}/${must.applicable} (${percent} %) decided`,
+      );
       // No token from the environment is in any output.
       const all =
         readFileSync(join(dir, "out", "results.json"), "utf8") +

@@ -397,7 +397,7 @@ export const asyncChecks = [
       if (f === undefined)
         return c.skip(
           "not declared: suites.commands.asyncFailure names no way to make an asynchronous command fail",
-          "not-declared",
+          "needs-hook",
         );
       const k = new CommandClient(c);
       const tenant = k.tenantFor("failure");

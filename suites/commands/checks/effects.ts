@@ -49,7 +49,7 @@ export const effectChecks = [
           if (before.status < 200 || before.status > 299)
             c.skip(
               `the probe answered ${before.status} for an active account: it cannot show a change`,
-              "other",
+              "needs-probe",
             );
           const res = await k.account(command, a);
           if (res.status !== 200 && res.status !== 204)

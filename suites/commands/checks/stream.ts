@@ -314,7 +314,7 @@ export const streamChecks = [
       if (listed.length > 0)
         c.skip(
           `the RP lists ${listed.length} account(s) for a tenant that never had one: it scopes audit_tenant by issuer (as the document allows), so no tenant is empty`,
-          "other",
+          "not-offered",
         );
       const only =
         events.length === 1 &&

@@ -167,7 +167,7 @@ export const authChecks = [
         if (typeof body.scope === "string" && body.scope.split(" ").includes("scim")) {
           return c.skip(
             `the token issued for scope "${other}" carries scim anyway (scope "${body.scope}"): nothing to observe`,
-            "other",
+            "not-exercised",
           );
         }
         token = body.access_token;

@@ -146,7 +146,7 @@ export const rateLimitChecks = [
         if ((wait ?? 0) > maxWaitSeconds) {
           return c.skip(
             `Retry-After is ${wait} s, longer than suites.scim.rateLimit.maxWaitSeconds (${maxWaitSeconds} s)`,
-            "other",
+            "not-exercised",
           );
         }
         await delay((wait ?? 0) * 1000 + 100, c.signal);

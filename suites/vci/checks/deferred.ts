@@ -98,7 +98,7 @@ export const deferredChecks = [
       if (done.res.status === 202)
         c.skip(
           `still pending after ${pending} polls in ${c.profile.deferredTimeoutMs} ms (suites.vci.deferredTimeoutMs), waiting the interval the issuer asked for`,
-          "other",
+          "not-exercised",
         );
       const creds = done.body.credentials;
       c.require("VCI-DEFERRED-ISSUED", done.res.status === 200 && Array.isArray(creds) && creds.length > 0, {

@@ -42,7 +42,7 @@ export const encryptionChecks = [
       if (!asked)
         return c.skip(
           "the issuer's response encryption offers no ECDH-ES with A128GCM or A256GCM, which the Wallet uses",
-          "not-offered",
+          "other",
         );
       const supported = Array.isArray(e.enc_values_supported) ? e.enc_values_supported : [];
       const encs = WALLET_ENCS.filter((x) => supported.includes(x));

@@ -8,6 +8,7 @@ import {
   isJsonType,
   isJwtType,
   isObject,
+  judgeHttps,
   noStore,
   said,
   Vci,
@@ -125,17 +126,15 @@ async function fetchOffer(c: Ctx, v: Vci, kind: OfferKind, lenient = false): Pro
   const byValue = kind === "byValue" && params?.has("credential_offer") === true;
   const uri = byValue ? undefined : (params?.get("credential_offer_uri") ?? undefined);
   if (uri !== undefined) {
-    let https = false;
-    try {
-      https = new URL(uri).protocol === "https:";
-    } catch {
-      // judged below
-    }
-    c.check("VCI-OFFER-URI-HTTPS", https, {
-      expected: "credential_offer_uri an https URL",
-      actual: `${lenient ? `${kind} offer: ` : ""}${uri.slice(0, 200)}`,
-    });
-    // TLS is mandatory (Authentication 5): the Wallet does not fetch an offer over anything else.
+    judgeHttps(
+      c,
+      "VCI-OFFER-URI-HTTPS",
+      [["credential_offer_uri", uri]],
+      "credential_offer_uri an https URL",
+      lenient ? `${kind} offer: ` : "",
+    );
+    // TLS is mandatory (Authentication 5): the Wallet does not fetch an offer over anything else
+    // (plain http only in a run with options.allowInsecureHttp).
     if (!v.usable(uri) && lenient) return { raw, offer: undefined, res: undefined, uri };
     if (!v.usable(uri))
       c.skip(
@@ -235,7 +234,7 @@ async function judgeFirstByReference(
   });
   const second = await fetchOffer(c, v, "preAuthorized");
   if (second.uri === undefined || second.res === undefined)
-    c.skipOnly("VCI-OFFER-NOT-CACHEABLE", "the second offer did not come by reference", "other");
+    c.skipOnly("VCI-OFFER-NOT-CACHEABLE", "the second offer did not come by reference", "not-offered");
   else {
     const unique = second.uri !== first.uri;
     c.check("VCI-OFFER-NOT-CACHEABLE", unique || (noStore(res) && noStore(second.res)), {
@@ -315,7 +314,7 @@ function judgeFirstByValue(c: Ctx, v: Vci, meta: Json, first: Fetched): void {
     c.skipOnly(
       "VCI-OFFER-ONE-PARAM",
       "the offer source gave the offer object itself, not an invocation",
-      "other",
+      "not-exercised",
     );
   if (
     first.offer === undefined &&
@@ -383,12 +382,12 @@ export const offerChecks = [
       const v = new Vci(c);
       const meta = await v.metadata();
       const got = await fetchOffer(c, v, "byValue");
-      if (got.uri !== undefined) c.skip("the byValue offer came by reference", "other");
+      if (got.uri !== undefined) c.skip("the byValue offer came by reference", "needs-hook");
       if (got.raw === undefined)
         c.skipOnly(
           "VCI-OFFER-ONE-PARAM",
           "the offer source gave the offer object itself, not an invocation",
-          "other",
+          "not-exercised",
         );
       else {
         const params = invocationParams(got.raw);
@@ -425,7 +424,7 @@ export const offerChecks = [
       const grants = isObject((o.offer as Json).grants) ? ((o.offer as Json).grants as Json) : {};
       const pre = grants[PRE_AUTHORIZED_GRANT];
       const tx = isObject(pre) ? pre.tx_code : undefined;
-      if (tx === undefined) c.skip("the txCode offer carries no tx_code object", "other");
+      if (tx === undefined) c.skip("the txCode offer carries no tx_code object", "needs-hook");
       const problems: string[] = [];
       if (!isObject(tx)) problems.push("tx_code is not an object");
       else {

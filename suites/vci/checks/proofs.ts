@@ -325,7 +325,7 @@ export const proofChecks = [
       if (algs.length === 0)
         c.skip(
           `configuration ${probe.id} advertises ${proofAlgs(probe.conf).join(", ") || "no"} proof algorithms; the Wallet signs ES256 or EdDSA`,
-          "not-offered",
+          "other",
         );
       let anyAccepted = false;
       const refusedAlgs: { alg: string; res: HttpResponse }[] = [];

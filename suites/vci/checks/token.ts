@@ -117,7 +117,7 @@ export const tokenChecks = [
           c.skipOnly(
             "VCI-TOKEN-LIFETIME",
             "the token is typed DPoP and refused as a Bearer token: it is not a bearer token, so any lifetime is allowed",
-            "other",
+            "not-offered",
           );
         else {
           typed =
@@ -170,19 +170,19 @@ export const tokenChecks = [
     async run(c: Ctx) {
       const v = new Vci(c);
       const baseline = await v.offer("txCode");
-      if (!baseline.shape.txCodeRequired) c.skip("the txCode offer requires no tx_code", "other");
+      if (!baseline.shape.txCodeRequired) c.skip("the txCode offer requires no tx_code", "needs-hook");
       if (baseline.txCode === undefined)
-        c.skip("the offer hook gave no tx_code for the txCode offer", "not-declared");
+        c.skip("the offer hook gave no tx_code for the txCode offer", "needs-hook");
       await v.accessToken(baseline);
       const forMissing = await v.offer("txCode");
-      if (!forMissing.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
+      if (!forMissing.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "needs-hook");
       const { tx_code: _dropped, ...withoutTx } = v.preAuthorizedForm(forMissing);
       const missing = await v.token(withoutTx, "without the tx_code");
       refused(c, "VCI-TOKEN-TX-MISSING", missing, "invalid_request");
       const forWrong = await v.offer("txCode");
-      if (!forWrong.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "other");
+      if (!forWrong.shape.txCodeRequired) c.skip("a later txCode offer requires no tx_code", "needs-hook");
       const right = forWrong.txCode;
-      if (right === undefined) c.skip("the offer hook gave no tx_code", "not-declared");
+      if (right === undefined) c.skip("the offer hook gave no tx_code", "needs-hook");
       const wrong = await v.token(
         v.preAuthorizedForm(forWrong, { tx_code: wrongCode(right) }),
         "a wrong tx_code",
@@ -230,7 +230,7 @@ export const tokenChecks = [
     async run(c: Ctx) {
       const v = new Vci(c);
       const o = await v.offer("preAuthorized");
-      if (o.shape.txCodeRequired) c.skip("the preAuthorized offer requires a tx_code", "other");
+      if (o.shape.txCodeRequired) c.skip("the preAuthorized offer requires a tx_code", "needs-hook");
       const res = await v.token(v.preAuthorizedForm(o, { tx_code: "493817" }), "a tx_code nobody asked for");
       refused(c, "VCI-TOKEN-TX-UNEXPECTED", res, "invalid_request");
     },
