@@ -229,44 +229,56 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       print(
         `idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`,
       );
-      const before = {
-        SIGINT: new Set(process.listeners("SIGINT")),
-        SIGTERM: new Set(process.listeners("SIGTERM")),
-      };
-      vitest = await createVitest(
-        "test",
-        {
-          config: false,
-          root: ROOT,
-          dir: ROOT,
-          ...schedule(files),
-          watch: false,
-          reporters: [reporter],
-          provide: { idconform: provide },
-          passWithNoTests: true,
-          // Workers collect garbage early rather than grow: a target answering at the size cap
-          // makes large short-lived strings, and the run's memory stays bounded (npm run bench).
-          // A worker that still runs out is reported: its unfinished checks are `error`.
-          execArgv: WORKER_HEAP_FLAGS,
-          hookTimeout: profile.options.timeouts.checkMs,
-          testTimeout: profile.options.timeouts.checkMs,
-          ...(req.shard ? { shard: req.shard } : {}),
-        },
-        { logLevel: "silent" },
-        { stdout: devNull(), stderr: devNull() },
-      );
-      // vitest's logger exits the process on SIGINT; the harness owns that signal, so that an
-      // interrupted run still writes its report.
-      for (const sig of ["SIGINT", "SIGTERM"] as const) {
-        for (const l of process.listeners(sig)) if (!before[sig].has(l)) process.off(sig, l);
+      // One vitest run per phase (see `phases`): the checks in parallel, then each check that
+      // must run alone. Each run is closed before the next starts, so their memory never adds up.
+      const all = phases(files);
+      for (const [i, include] of all.entries()) {
+        if (interrupted) break;
+        const before = {
+          SIGINT: new Set(process.listeners("SIGINT")),
+          SIGTERM: new Set(process.listeners("SIGTERM")),
+        };
+        vitest = await createVitest(
+          "test",
+          {
+            config: false,
+            root: ROOT,
+            dir: ROOT,
+            include,
+            watch: false,
+            reporters: [reporter],
+            provide: { idconform: provide },
+            passWithNoTests: true,
+            // Workers collect garbage early rather than grow: a target answering at the size cap
+            // makes large short-lived strings, and the run's memory stays bounded (npm run bench).
+            // A worker that still runs out is reported: its unfinished checks are `error`.
+            execArgv: WORKER_HEAP_FLAGS,
+            hookTimeout: profile.options.timeouts.checkMs,
+            testTimeout: profile.options.timeouts.checkMs,
+            ...(req.shard ? { shard: req.shard } : {}),
+          },
+          { logLevel: "silent" },
+          { stdout: devNull(), stderr: devNull() },
+        );
+        // vitest's logger exits the process on SIGINT; the harness owns that signal, so that an
+        // interrupted run still writes its report.
+        for (const sig of ["SIGINT", "SIGTERM"] as const) {
+          for (const l of process.listeners(sig)) if (!before[sig].has(l)) process.off(sig, l);
+        }
+        // A stop requested while vitest was starting takes effect now. After a stop, checks that
+        // ignore their abort (a worker busy in a loop) are not waited for past the wind-down.
+        if (!interrupted)
+          await Promise.race([
+            vitest.start(),
+            aborted(stopped.signal).then(() => within(new Promise(() => undefined), WIND_DOWN_MS)),
+          ]);
+        if (i < all.length - 1) {
+          const done = vitest;
+          vitest = undefined;
+          if (!(await within(done.close(), WIND_DOWN_MS)))
+            print("the test workers did not stop in time; the run goes on without them");
+        }
       }
-      // A stop requested while vitest was starting takes effect now. After a stop, checks that
-      // ignore their abort (a worker busy in a loop) are not waited for past the wind-down.
-      if (!interrupted)
-        await Promise.race([
-          vitest.start(),
-          aborted(stopped.signal).then(() => within(new Promise(() => undefined), WIND_DOWN_MS)),
-        ]);
       // An interrupt that comes later stops only the clean-up: every check's exchanges were seen.
       checksFinished = !interrupted;
     } finally {
@@ -417,21 +429,11 @@ function devNull(): Writable {
 /**
  * Section files named `*.last.test.ts` hold checks that disturb the target for everything
  * beside them (the SCIM rate-limit burst throttles the client): each runs after every other
- * section file of the run, and alone (vitest projects in increasing `groupOrder`). The rest
- * run in parallel as before.
+ * section file of the run, alone. The phases of a run, in order: the other files (in
+ * parallel, as before), then each such file by itself.
  */
-export function schedule(files: readonly string[]): { include: string[] } | { projects: object[] } {
+export function phases(files: readonly string[]): string[][] {
   const last = files.filter((f) => f.endsWith(".last.test.ts"));
-  if (last.length === 0) return { include: [...files] };
   const first = files.filter((f) => !last.includes(f));
-  const project = (name: string, include: string[], groupOrder: number): object => ({
-    extends: true,
-    test: { name, include, sequence: { groupOrder } },
-  });
-  return {
-    projects: [
-      ...(first.length > 0 ? [project("checks", first, 0)] : []),
-      ...last.map((f, i) => project(`alone-${i + 1}`, [f], i + 1)),
-    ],
-  };
+  return [...(first.length > 0 || last.length === 0 ? [first] : []), ...last.map((f) => [f])];
 }
