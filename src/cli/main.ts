@@ -10,6 +10,8 @@ usage:
   idconform validate <profile.yaml>                check a profile and say what is wrong with it
   idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]
   idconform mock <role> [--port n]
+  idconform mock op --sign <claims.json> --profile <profile.yaml>   print a Command Token signed with the profile's OP key
+  idconform mock wallet --proof --profile <profile.yaml> [--aud <issuer>] [--nonce <c_nonce>] [--alg ES256|EdDSA]   print a key proof
   idconform requirements [--suite s] [--json]
   idconform report <results.json> [--allure] [--out dir]
   idconform report --merge <dir|results.json> ... [--out dir]
@@ -19,7 +21,8 @@ usage:
 
 exit codes: 0 every selected MUST passed · 1 a requirement failed (or a known failure now passes,
             or with --certify the run is not certifiable: an applicable MUST not exercised, say)
-            2 bad usage or an invalid profile · 3 the harness could not run or decide (unreachable target, internal error)
+            2 bad usage or an invalid profile · 3 the harness could not run or decide (unreachable target,
+            a setup problem of the profile: a hook, a probe, internal error)
 `;
 
 async function validateCommand(argv: string[]): Promise<number> {

@@ -1,4 +1,6 @@
-import { HarnessError } from "./errors.js";
+import { HarnessError, SetupError } from "./errors.js";
+import { inferKind, type FindingKind } from "./finding-kind.js";
+import type { SetupLog } from "./setup-log.js";
 import { prefix, RecordingClient, type ClientOptions, type HttpResponse } from "../http/client.js";
 import { Redactor, WITHHELD, type SecretEntry } from "../http/redactor.js";
 import type { CheckContext, CheckDefinition, CheckResult, Details } from "./check.js";
@@ -29,6 +31,8 @@ export interface CheckEnvironment {
   readonly provided: Record<string, unknown>;
   /** The suite's observers: each sees every response of the check. */
   readonly observers?: readonly ObserverDefinition[];
+  /** What the run learnt of the profile's setup so far (`CheckContext.setup`); without it, nothing is shared. */
+  readonly setupLog?: SetupLog;
 }
 
 /**
@@ -46,6 +50,9 @@ export async function runCheck(
   const onAbort = (): void => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   const http = new RecordingClient(env.client, controller.signal, redactor);
+  // The status of the latest response: a violation that cites no response is read against it.
+  let lastStatus: number | undefined;
+  http.onResponse((_req, res) => void (lastStatus = res.status));
   const observed =
     env.observers && env.observers.length > 0 ? new ObservationLog(env.observers, env.profile) : undefined;
   if (observed) {
@@ -79,7 +86,9 @@ export async function runCheck(
     outcome: Exclude<Outcome, "met">;
     details: Details;
     kind?: SkipKind;
+    findingKind?: FindingKind;
     code?: string;
+    setup?: { path: string; problem: string; foundBy: string };
     exchanges?: number[];
   }[] = [];
   const notes: string[] = [];
@@ -102,6 +111,7 @@ export async function runCheck(
         requirements: [id],
         outcome: "violated",
         details: capDetails(details),
+        findingKind: details.kind ?? inferKind(details, details.res?.status ?? lastStatus),
         ...(last !== undefined ? { exchanges: [last] } : {}),
       });
     }
@@ -132,6 +142,7 @@ export async function runCheck(
         actual: res.jsonError ?? "",
         message: "the response body is not JSON",
         res,
+        kind: "malformed",
       });
       if (res.jsonError !== undefined) throw new StopCheck();
       return res.json as T;
@@ -159,6 +170,7 @@ export async function runCheck(
             expected: `an HTTP answer to ${what} ${i + 1}`,
             actual: `no answer: ${(err as Error).message}`,
             message: "the target gave no answer",
+            kind: "missing",
           };
         }
         if (v === undefined) continue;
@@ -184,6 +196,17 @@ export async function runCheck(
       throw new SkipCheck(reason, kind);
     },
     note: (text) => void notes.push(text),
+    setup: async (key, step) => {
+      const found = env.setupLog?.get(key);
+      if (found) throw new SetupError(found.path, found.problem, found.check);
+      try {
+        return await step();
+      } catch (e) {
+        if (e instanceof SetupError && e.foundBy === undefined)
+          env.setupLog?.put(key, { path: e.path, problem: e.problem, check: def.id });
+        throw e;
+      }
+    },
     secret: (value, name) => redactor.add(value, name),
   };
 
@@ -238,6 +261,25 @@ export async function runCheck(
           kind: "dependency",
         });
       }
+    } else if (err instanceof SetupError) {
+      // The profile's setup, not the target: nothing this check had not yet decided was observed.
+      for (const id of def.requirements) if (outcomes.get(id) === "met") undecided.push(id);
+      for (const id of undecided) outcomes.set(id, "errored");
+      if (undecided.length > 0) {
+        raw.push({
+          requirements: undecided,
+          outcome: "errored",
+          details: capDetails({
+            message:
+              err.foundBy === undefined
+                ? `setup: ${err.message}`
+                : `setup: not run, stopped by the setup problem check ${err.foundBy} found: ${err.message}`,
+          }),
+          code: "IDC_SETUP",
+          setup: { path: err.path, problem: capText(err.problem), foundBy: err.foundBy ?? def.id },
+          ...(http.count > 0 && err.foundBy === undefined ? { exchanges: [http.count - 1] } : {}),
+        });
+      }
     } else {
       const code = err instanceof HarnessError ? err.code : "IDC_INTERNAL";
       const message = err instanceof Error ? err.message : String(err);
@@ -277,7 +319,11 @@ export async function runCheck(
       ...(f.details.actual !== undefined ? { actual: text(f.details.actual) } : {}),
       exchanges: exchanges.length > 0 ? (f.exchanges ?? []) : [],
       ...(f.kind ? { skipKind: f.kind } : {}),
+      ...(f.findingKind ? { kind: f.findingKind } : {}),
       ...(f.code ? { code: f.code } : {}),
+      ...(f.setup
+        ? { setup: { path: f.setup.path, problem: text(f.setup.problem), foundBy: f.setup.foundBy } }
+        : {}),
     })),
     exchanges,
     notes: [...notes.map(text), ...extra],
@@ -335,11 +381,13 @@ function gateSkip(def: CheckDefinition, env: CheckEnvironment): SkipCheck | unde
 
 /** A target chooses what lands in `actual`; a finding keeps a bounded part of it. */
 const FINDING_TEXT_CAP = 4000;
+function capText(t: string): string {
+  return t.length <= FINDING_TEXT_CAP
+    ? t
+    : `${prefix(t, FINDING_TEXT_CAP)}… [cut at ${FINDING_TEXT_CAP} characters]`;
+}
 function capDetails(d: Details): Details {
-  const cut = (t: string | undefined): string | undefined =>
-    t === undefined || t.length <= FINDING_TEXT_CAP
-      ? t
-      : `${prefix(t, FINDING_TEXT_CAP)}… [cut at ${FINDING_TEXT_CAP} characters]`;
+  const cut = (t: string | undefined): string | undefined => (t === undefined ? t : capText(t));
   const expected = cut(d.expected);
   const actual = cut(d.actual);
   const message = cut(d.message);

@@ -2,6 +2,7 @@ import type { Exchange } from "../http/exchange.js";
 import type { HttpResponse, RecordingClient } from "../http/client.js";
 import type { Outcome, SkipKind } from "./verdict.js";
 import type { Observation } from "./observer.js";
+import type { FindingKind } from "./finding-kind.js";
 
 /** What a non-passing outcome carries: expected versus actual, the rules, the evidence. */
 export interface Finding {
@@ -13,7 +14,14 @@ export interface Finding {
   /** Exchange ids (within the check) that show it. */
   readonly exchanges: readonly number[];
   readonly skipKind?: SkipKind;
+  /** A violation: how bad, in the kinds a reader scans for (`accepted` first). */
+  readonly kind?: FindingKind;
   readonly code?: string;
+  /**
+   * An `errored` finding of the profile's setup (code IDC_SETUP): the profile path to fix, what
+   * is wrong, and the check that found it (this one, or an earlier one that stopped this one).
+   */
+  readonly setup?: { readonly path: string; readonly problem: string; readonly foundBy: string };
 }
 
 /** The serialisable result of one check, as it travels from a worker to the reporter. */
@@ -37,6 +45,8 @@ export interface Details {
   readonly message?: string;
   /** The response that shows it; defaults to the latest exchange of the check. */
   readonly res?: HttpResponse;
+  /** How bad a violation is; read from `expected` and `actual` when not given (`inferKind`). */
+  readonly kind?: FindingKind;
 }
 
 /**
@@ -82,6 +92,12 @@ export interface CheckContext<P = unknown> {
    */
   complete(requirement: string): void;
   note(text: string): void;
+  /**
+   * Runs a step of the profile's setup (a hook, a probe) known under `key`. A `SetupError` the
+   * step throws is remembered for the run: every later step under the same key, in any check,
+   * stops with the same setup error at once, without asking the target again.
+   */
+  setup<T>(key: string, step: () => Promise<T>): Promise<T>;
   /** Registers a secret the check obtained, so no output shows it. */
   secret(value: string, name: string): void;
 }

@@ -40,6 +40,25 @@ export class HarnessError extends Error {
   }
 }
 
+/**
+ * The profile's setup did not give what a check needs: a hook that answered 404, a member the
+ * profile names that the hook's answer lacks, a probe that never answers 2xx for a fresh
+ * subject. Not the target's failure and not a fault of idconform: the run reports it under
+ * "setup", naming the profile path to fix, and exits 3.
+ */
+export class SetupError extends HarnessError {
+  constructor(
+    /** The profile path to fix (`suites.vci.offers.trigger.offerMember`). */
+    readonly path: string,
+    /** What is wrong, without the path (`the hook answered members uri, userPin; none is "offer"`). */
+    readonly problem: string,
+    /** When an earlier check found it: that check's id (this one was stopped without asking again). */
+    readonly foundBy?: string,
+  ) {
+    super("IDC_SETUP", `${path}: ${problem}`);
+  }
+}
+
 /** Errors of bad input (exit 2) as opposed to errors that stop the harness (exit 3). */
 export function isUsageError(err: unknown): boolean {
   return (

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join, relative } from "node:path";
 import { runCheck } from "./check-runner.js";
+import { memorySetupLog } from "./setup-log.js";
 import { loadSuites, loadTarget, ROOT } from "./discovery.js";
 import { HarnessError } from "./errors.js";
 import { observerResults } from "./observer.js";
@@ -135,6 +136,7 @@ export async function openSuite(o: InProcessOptions): Promise<SuiteSession> {
     runId,
     provided: setup.provide ?? {},
     observers,
+    setupLog: memorySetupLog(),
   };
   const started = new Date();
 

@@ -2,6 +2,7 @@ import type { CheckResult, Finding } from "./check.js";
 import type { Exchange } from "../http/exchange.js";
 import type { Outcome } from "./verdict.js";
 import { prefix } from "../http/client.js";
+import { inferKind, type FindingKind } from "./finding-kind.js";
 
 /** One response of the run as an observer sees it: the whole message, before only its start is kept. */
 export interface ObservedExchange {
@@ -30,6 +31,8 @@ export interface ObservedViolation {
   readonly message: string;
   readonly expected?: string;
   readonly actual?: string;
+  /** How bad; read from `expected` and `actual` (and the exchange's status) when not given. */
+  readonly kind?: FindingKind;
 }
 
 /**
@@ -102,6 +105,7 @@ export class ObservationLog {
         row.violations++;
         row.first ??= {
           exchange: exchangeId,
+          kind: v.kind ?? inferKind(v, ex.status),
           message: bounded(v.message),
           ...(v.expected !== undefined ? { expected: bounded(v.expected) } : {}),
           ...(v.actual !== undefined ? { actual: bounded(v.actual) } : {}),
@@ -128,6 +132,7 @@ export class ObservationLog {
         ? {
             first: {
               exchange: r.first.exchange,
+              ...(r.first.kind !== undefined ? { kind: r.first.kind } : {}),
               message: text(r.first.message),
               ...(r.first.expected !== undefined ? { expected: text(r.first.expected) } : {}),
               ...(r.first.actual !== undefined ? { actual: text(r.first.actual) } : {}),
@@ -206,6 +211,7 @@ export function observerResults(
         message: `${first.v.message} (in check ${first.check.check}; ${violations} of ${seen} exchanges the rule applies to violate it${where})`,
         ...(first.v.expected !== undefined ? { expected: first.v.expected } : {}),
         ...(first.v.actual !== undefined ? { actual: first.v.actual } : {}),
+        ...(first.v.kind !== undefined ? { kind: first.v.kind } : {}),
         exchanges: exchanges.length > 0 ? [0] : [],
       });
     } else if (errors.length > 0) {

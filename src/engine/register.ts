@@ -1,6 +1,7 @@
 import { describe, inject, it } from "vitest";
 import { runCheck } from "./check-runner.js";
 import { suiteObservers } from "./discovery.js";
+import { fileSetupLog } from "./setup-log.js";
 import { matchesGrep } from "./requirement.js";
 import type { CheckDefinition } from "./check.js";
 import type { CheckDeclaration } from "./run-context.js";
@@ -18,6 +19,7 @@ export function registerSection<P>(
 ): void {
   const run = inject("idconform");
   const s = run.suites[suite];
+  const setupLog = run.setupDir !== undefined ? fileSetupLog(run.setupDir) : undefined;
   describe(section, () => {
     for (const def of checks) {
       const selected = s !== undefined && def.requirements.some((id) => matchesGrep(id, run.grep));
@@ -49,6 +51,7 @@ export function registerSection<P>(
               runId: run.runId,
               provided: s.provided,
               observers,
+              ...(setupLog ? { setupLog } : {}),
             },
             signal,
           );

@@ -10,6 +10,8 @@ export interface RunProvided {
   readonly client: ClientOptions;
   readonly checkTimeoutMs: number;
   readonly secrets: readonly SecretEntry[];
+  /** A directory the run owns where checks leave the setup problems they found (`setup-log.ts`). */
+  readonly setupDir?: string;
   readonly suites: Record<
     string,
     {

@@ -1,5 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { relative } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { createVitest } from "vitest/node";
 import { HarnessError } from "./errors.js";
@@ -199,6 +201,9 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
     caFile: profile.options.tls.caFile,
     maxRedirects: profile.options.maxRedirects,
   };
+  // Where the checks (in several workers) leave the setup problems they find, so that one
+  // found stops the checks after it at once (`CheckContext.setup`).
+  const setupDir = mkdtempSync(join(tmpdir(), "idconform-setup-"));
   const body = async (): Promise<void> => {
     try {
       const provided: RunProvided["suites"] = {};
@@ -225,6 +230,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
         checkTimeoutMs: profile.options.timeouts.checkMs,
         secrets: profile.secrets,
         suites: provided,
+        setupDir,
       };
       print(
         `idconform ${HARNESS.version} · run ${runId} · profile ${profile.name} · seed ${seed}${strict ? " · strict" : ""}`,
@@ -288,6 +294,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       if (vitest && !(await within(vitest.close(), WIND_DOWN_MS)))
         print("the test workers did not stop in time; the run goes on without them");
       await sweep();
+      rmSync(setupDir, { recursive: true, force: true });
     }
   };
 

@@ -33,6 +33,7 @@ export function teardownContext<P>(o: {
     each: () => Promise.resolve(true),
     complete: () => undefined,
     note: (t: string) => void notes.push(t),
+    setup: <T>(_key: string, step: () => Promise<T>) => step(),
     secret: () => undefined,
   };
   return { ctx, notes };

@@ -1,3 +1,4 @@
+import { shownFinding } from "./findings.js";
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,10 +51,12 @@ export function writeAllureResults(r: Results, dir: string): void {
         attachments.push({ name: "curl", source: curl, type: "text/plain" });
       }
     }
-    const message = q.findings
+    const main = shownFinding(q);
+    const kind = main?.outcome === "violated" ? main.kind : undefined;
+    const message = (main ? [main, ...q.findings.filter((f) => f !== main)] : q.findings)
       .map(
         (f) =>
-          `${f.message}${f.expected !== undefined ? ` — expected: ${f.expected}` : ""}${f.actual !== undefined ? `; actual: ${f.actual}` : ""}`,
+          `${f.outcome === "violated" && f.kind !== undefined ? `[${f.kind}] ` : ""}${f.message}${f.expected !== undefined ? ` — expected: ${f.expected}` : ""}${f.actual !== undefined ? `; actual: ${f.actual}` : ""}`,
       )
       .join("\n");
     const status = STATUS[q.verdict];
@@ -83,6 +86,8 @@ export function writeAllureResults(r: Results, dir: string): void {
         ...(q.verdict === "warn" ? [{ name: "tag", value: "warning" }] : []),
         ...(q.known ? [{ name: "tag", value: "known-failure" }] : []),
         ...(ne ? [{ name: "tag", value: "not-exercised" }] : []),
+        ...(kind !== undefined && q.verdict !== "pass" ? [{ name: "tag", value: kind }] : []),
+        ...(main?.setup ? [{ name: "tag", value: "setup" }] : []),
         {
           name: "severity",
           value: q.level === "MUST" ? "critical" : q.level === "SHOULD" ? "normal" : "trivial",

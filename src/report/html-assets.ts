@@ -24,27 +24,32 @@ export const REPORT_JS = `
 (function(){
   var $=function(s){return document.querySelector(s)};
   var rows=[].slice.call(document.querySelectorAll('tbody.req'));
-  var fv=$('#f-verdict'),fs=$('#f-suite'),fl=$('#f-level'),ft=$('#f-text'),shown=$('#shown');
+  var fv=$('#f-verdict'),fs=$('#f-suite'),fl=$('#f-level'),fk=$('#f-kind'),ft=$('#f-text'),shown=$('#shown');
   function apply(){
-    var v=fv.value,s=fs.value,l=fl.value,t=ft.value.trim().toLowerCase(),n=0;
+    var v=fv.value,s=fs.value,l=fl.value,k=fk.value,t=ft.value.trim().toLowerCase(),n=0;
     rows.forEach(function(r){
-      var d=r.dataset,ok=(!v||(v==='nonpass'?d.verdict!=='pass':d.verdict===v))&&(!s||d.suite===s)&&(!l||d.level===l)&&(!t||d.text.indexOf(t)>=0);
+      var d=r.dataset,ok=(!v||(v==='nonpass'?d.verdict!=='pass':d.verdict===v))&&(!s||d.suite===s)&&(!l||d.level===l)&&(!k||d.kind===k)&&(!t||d.text.indexOf(t)>=0);
       r.hidden=!ok;if(ok)n++;
     });
     shown.textContent='('+n+' of '+rows.length+' shown)';
     [].forEach.call(document.querySelectorAll('.card'),function(c){c.classList.toggle('active',c.dataset.filterVerdict===v)});
-    var q=new URLSearchParams();if(v)q.set('verdict',v);if(s)q.set('suite',s);if(l)q.set('level',l);if(t)q.set('q',t);
+    var q=new URLSearchParams();if(v)q.set('verdict',v);if(s)q.set('suite',s);if(l)q.set('level',l);if(k)q.set('kind',k);if(t)q.set('q',t);
     history.replaceState(null,'',q.toString()?'#'+q.toString():location.pathname);
   }
-  [fv,fs,fl].forEach(function(e){e.addEventListener('change',apply)});ft.addEventListener('input',apply);
+  [fv,fs,fl,fk].forEach(function(e){e.addEventListener('change',apply)});ft.addEventListener('input',apply);
   [].forEach.call(document.querySelectorAll('.card'),function(c){c.addEventListener('click',function(){fv.value=fv.value===c.dataset.filterVerdict?'':c.dataset.filterVerdict;apply()})});
   rows.forEach(function(r){var m=r.querySelector('tr.main'),d=r.querySelector('tr.detail');
     function toggle(){d.hidden=!d.hidden}
     m.addEventListener('click',toggle);m.addEventListener('keydown',function(e){if(e.key==='Enter')toggle()});});
   document.addEventListener('click',function(e){var b=e.target;if(b&&b.classList&&b.classList.contains('copy')){
     var text=b.parentNode.querySelector('pre').textContent;if(navigator.clipboard){navigator.clipboard.writeText(text).then(function(){b.textContent='copied'},function(){})}}});
+  function reveal(){var id=decodeURIComponent(location.hash.slice(1));if(id.indexOf('req-')!==0)return;var m=document.getElementById(id);if(!m)return;var b=m.parentNode;
+    if(b.hidden){fv.value='';fs.value='';fl.value='';fk.value='';ft.value='';apply();history.replaceState(null,'','#'+id)}
+    b.querySelector('tr.detail').hidden=false;m.scrollIntoView()}
+  window.addEventListener('hashchange',reveal);
+  if(location.hash.indexOf('#req-')===0){apply();reveal();return}
   var h=new URLSearchParams(location.hash.slice(1));
-  if(h.get('verdict'))fv.value=h.get('verdict');if(h.get('suite'))fs.value=h.get('suite');if(h.get('level'))fl.value=h.get('level');if(h.get('q'))ft.value=h.get('q');
+  if(h.get('verdict'))fv.value=h.get('verdict');if(h.get('suite'))fs.value=h.get('suite');if(h.get('level'))fl.value=h.get('level');if(h.get('kind'))fk.value=h.get('kind');if(h.get('q'))ft.value=h.get('q');
   apply();
 })();
 `;

@@ -5,6 +5,10 @@ import { esc } from "./html-escape.js";
 import { REPORT_CSS, REPORT_JS } from "./html-assets.js";
 import type { ResultsDiff } from "./diff.js";
 import { compareSection } from "./diff-html.js";
+import { FINDINGS_CSS, firstSection, kindBadge, setupSection } from "./html-findings.js";
+import { shownFinding } from "./findings.js";
+import { onlySetup } from "./results.js";
+import { FINDING_KINDS } from "../engine/finding-kind.js";
 import { COVERAGE_CSS, mustCoverageSummary, notExercisedSection } from "./html-coverage.js";
 import {
   beginEvidence,
@@ -44,7 +48,7 @@ export function renderHtml(
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>idconform · ${esc(r.run.profile.name)} · ${esc(status)}</title><style>${REPORT_CSS}${EVIDENCE_CSS}${COVERAGE_CSS}</style></head>
+<title>idconform · ${esc(r.run.profile.name)} · ${esc(status)}</title><style>${REPORT_CSS}${EVIDENCE_CSS}${COVERAGE_CSS}${FINDINGS_CSS}</style></head>
 <body>
 <header class="top s-${status}">
   <h1>idconform report <small>${esc(r.run.profile.name)}</small></h1>
@@ -56,6 +60,7 @@ export function renderHtml(
   }
 </header>
 <main>
+${setupSection(r)}
 ${opts.compare ? compareSection(opts.compare) : ""}
 <section class="meta"><h2>Run</h2><dl>
   ${dt("Harness", `${r.run.harness.name} ${r.run.harness.version}`)}
@@ -77,10 +82,12 @@ ${r.suites.map((s) => `<tr><td>${esc(s.name)}</td>${(["fail", "warn", "error", "
 </tbody></table>
 ${knownFailures(r)}
 </section>
+${firstSection(r)}
 <section><h2>Requirements <small id="shown"></small></h2>
 <div class="filters" role="search">
   <label>verdict <select id="f-verdict"><option value="">all</option><option value="nonpass">not passed</option><option>fail</option><option>warn</option><option>error</option><option>skip</option><option>pass</option></select></label>
   <label>suite <select id="f-suite"><option value="">all</option>${suites}</select></label>
+  <label>kind <select id="f-kind"><option value="">all</option>${FINDING_KINDS.map((k) => `<option>${k}</option>`).join("")}</select></label>
   <label>level <select id="f-level"><option value="">all</option><option>MUST</option><option>SHOULD</option><option>MAY</option></select></label>
   <label>search <input id="f-text" type="search" placeholder="id, text or source"></label>
 </div>
@@ -107,10 +114,13 @@ function row(q: RequirementResult, checks: Map<string, CheckResult>): string {
     ? q.known.stale
       ? `${q.verdict} · stale known failure`
       : `${q.verdict} · known`
-    : q.verdict;
+    : onlySetup(q)
+      ? `${q.verdict} · setup`
+      : q.verdict;
   const hay = `${q.id} ${q.text} ${q.source}`.toLowerCase();
-  const head = `<tr class="main" tabindex="0"><td><span class="badge v-${q.verdict}">${esc(label)}</span></td><td class="id">${esc(q.id)}</td><td>${q.level}</td><td>${esc(q.suite)}</td><td>${esc(q.text)}</td><td class="src">${esc(q.source)}</td></tr>`;
-  return `<tbody class="req" data-verdict="${q.verdict}" data-suite="${esc(q.suite)}" data-level="${q.level}" data-text="${esc(hay)}">${head}<tr class="detail" hidden><td colspan="6">${detail(q, checks)}</td></tr></tbody>`;
+  const kind = q.verdict === "fail" || q.verdict === "warn" ? shownFinding(q)?.kind : undefined;
+  const head = `<tr class="main" tabindex="0" id="req-${esc(q.id)}"><td><span class="badge v-${q.verdict}">${esc(label)}</span>${kindBadge(kind)}</td><td class="id">${esc(q.id)}</td><td>${q.level}</td><td>${esc(q.suite)}</td><td>${esc(q.text)}</td><td class="src">${esc(q.source)}</td></tr>`;
+  return `<tbody class="req" data-verdict="${q.verdict}" data-suite="${esc(q.suite)}" data-level="${q.level}" data-kind="${kind ?? ""}" data-text="${esc(hay)}">${head}<tr class="detail" hidden><td colspan="6">${detail(q, checks)}</td></tr></tbody>`;
 }
 
 function detail(q: RequirementResult, checks: Map<string, CheckResult>): string {
@@ -131,7 +141,7 @@ function detail(q: RequirementResult, checks: Map<string, CheckResult>): string 
       const ex = (c?.exchanges ?? []).filter((e) => ids.includes(e.id));
       const shown = ex.slice(-HTML_EXCHANGES_PER_FINDING);
       return `<div class="finding o-${f.outcome}">
-<p class="msg"><b>${esc(f.outcome === "violated" ? "Not met" : f.outcome === "skipped" ? `Skipped${f.skipKind ? ` (${f.skipKind})` : ""}` : "Could not decide")}</b>${f.message === "not met" ? "" : `: ${esc(f.message)}`}${f.code ? ` <code>${esc(f.code)}</code>` : ""}</p>
+<p class="msg"><b>${esc(f.outcome === "violated" ? "Not met" : f.outcome === "skipped" ? `Skipped${f.skipKind ? ` (${f.skipKind})` : ""}` : f.setup ? "Setup" : "Could not decide")}</b>${f.outcome === "violated" ? kindBadge(f.kind) : ""}${f.message === "not met" ? "" : `: ${esc(f.message)}`}${f.code ? ` <code>${esc(f.code)}</code>` : ""}</p>
 ${f.expected !== undefined || f.actual !== undefined ? `<table class="ea"><tr><th>expected</th><td><pre>${esc(f.expected ?? "")}</pre></td></tr><tr><th>actual</th><td><pre>${esc(f.actual ?? "")}</pre></td></tr></table>` : ""}
 ${ex.length > shown.length ? `<p class="more">${ex.length - shown.length} earlier exchange(s) in results.json</p>` : ""}
 ${shown.map(exchange).join("")}

@@ -1,4 +1,5 @@
 import type { RequirementResult, Results } from "./results.js";
+import { shownFinding } from "./findings.js";
 import { mustCoverage, mustCoverageLine, mustOf, WHY_TEXT, type NotExercised } from "./must-coverage.js";
 
 const xml = (s: string): string =>
@@ -37,27 +38,27 @@ ${suites.join("\n")}
 }
 
 function testcase(q: RequirementResult, notExercised: NotExercised | undefined): string {
-  const text = q.findings
+  // The finding that says why the requirement has its verdict comes first (for a failure, a
+  // violation, never a skip note of another check), then the others.
+  const main = shownFinding(q);
+  const ordered = main ? [main, ...q.findings.filter((f) => f !== main)] : q.findings;
+  const text = ordered
     .map(
       (f) =>
-        `${f.message}${f.expected !== undefined ? `\n  expected: ${f.expected}` : ""}${f.actual !== undefined ? `\n  actual: ${f.actual}` : ""}\n  check: ${f.check}`,
+        `${f.kind !== undefined && f.outcome === "violated" ? `[${f.kind}] ` : ""}${f.message}${f.expected !== undefined ? `\n  expected: ${f.expected}` : ""}${f.actual !== undefined ? `\n  actual: ${f.actual}` : ""}\n  check: ${f.check}`,
     )
     .join("\n");
   const name = `${q.id} (${q.level}) ${q.text}${q.verdict === "warn" ? " [WARNING]" : ""}${q.known ? " [KNOWN FAILURE]" : ""}`;
-  const props = `<properties><property name="idconform.verdict" value="${q.verdict}"/><property name="source" value="${xml(q.source)}"/></properties>`;
-  const main =
-    q.findings.find(
-      (f) =>
-        f.outcome === (q.verdict === "error" ? "errored" : q.verdict === "skip" ? "skipped" : "violated"),
-    ) ?? q.findings[0];
+  const kind = main?.outcome === "violated" ? main.kind : undefined;
+  const props = `<properties><property name="idconform.verdict" value="${q.verdict}"/>${kind !== undefined ? `<property name="idconform.kind" value="${kind}"/>` : ""}<property name="source" value="${xml(q.source)}"/></properties>`;
   let body = "";
   if ((q.verdict === "fail" && !q.known) || q.known?.stale) {
     const message = q.known?.stale
       ? "known failure now passes: remove it from knownFailures"
-      : (main?.message ?? "not met");
+      : `${kind !== undefined ? `[${kind}] ` : ""}${main?.message ?? "not met"}`;
     body = `<failure message="${xml(message)}" type="${q.known?.stale ? "stale-known-failure" : q.level}">${xml(text)}</failure>`;
   } else if (q.verdict === "error")
-    body = `<error message="${xml(main?.message ?? "could not decide")}">${xml(text)}</error>`;
+    body = `<error message="${xml(main?.message ?? "could not decide")}" type="${main?.setup ? "setup" : (main?.code ?? "error")}">${xml(text)}</error>`;
   else if (q.verdict === "skip") {
     const kind = notExercised
       ? `NOT EXERCISED (${notExercised.why.map((k) => `${k}: ${WHY_TEXT[k]}`).join("; ")}): `

@@ -2,7 +2,8 @@
  * What each `${NAME}` of a report stands for, and how a reader gets a fresh value to replay a
  * curl command. Names the harness gives are listed one by one (a unit test keeps the suites'
  * own names here); any other name is a value the profile read. Only commands that exist are
- * named: no idconform command mints a Command Token or a key proof on its own today.
+ * named: `idconform mock op --sign` mints a Command Token and `idconform mock wallet --proof` a
+ * key proof (src/cli/serve-cmd.ts); no command mints a client assertion.
  */
 
 /** What a placeholder stands for and how to get a fresh one. */
@@ -106,7 +107,7 @@ const KNOWN: Record<string, Meaning> = {
     means:
       "a key proof whose header jwk wrongly carries the private key (the check expects it refused); withheld whole so the key never shows",
     fresh:
-      "no idconform command mints one on its own today: the run's wallet signs an openid4vci-proof+jwt (aud the issuer, a fresh c_nonce) with a key it generates per run",
+      "idconform mock wallet --proof --profile <profile.yaml> --aud <issuer> --nonce <c_nonce> (a fresh c_nonce from the issuer's nonce endpoint) mints the proof the run's wallet signs, with a key made for it whose public JWK it prints; it never prints a private key, so this refused variant, whose jwk header also carries the private members, you sign yourself with a throwaway key",
   },
   BROWSER_INPUT: {
     means: "a user name, password or code the run typed into the issuer's login page",
@@ -121,7 +122,7 @@ const KNOWN: Record<string, Meaning> = {
     means:
       "the signature of an OpenID Provider Command Token: its header and claims are shown decoded beside the exchange, the signature is withheld because with it the token could be replayed",
     fresh:
-      "no idconform command mints one on its own today: sign the decoded header and claims (with a new jti, iat and exp) with the OP key (the profile's op.signingKey; a key the run generated lived only for the run), and send it as the command_token form field",
+      "put the decoded claims without jti, iat and exp in claims.json and run idconform mock op --sign claims.json --profile <profile.yaml>: it signs them as the run did (header typ, kid, alg) with the profile's op.signingKey, with a new jti, iat now and exp 60 s later (iss, aud, client_id and tenant from the profile where the file has none); send what it prints as the command_token form field. A key the run generated lived only for the run: the command then says so",
   },
   MINTED_TOKEN: { means: "a token the test fixture minted", fresh: "run the fixture check again" },
   REDACTED: {

@@ -77,7 +77,65 @@ export interface Results {
   readonly checks: readonly CheckResult[];
   /** What a suite's clean-up could not remove from the target (test data left behind). */
   readonly cleanup: readonly { readonly suite: string; readonly leftovers: readonly string[] }[];
+  /** Problems of the profile's setup, each once, with what they left undecided (absent in older files). */
+  readonly setup?: readonly SetupProblem[];
   readonly outcome: { readonly exitCode: 0 | 1 | 3; readonly reason: string };
+}
+
+/**
+ * A problem of the profile's setup (a hook, a probe, a member the profile names): not the
+ * target's failure. The first check that met it names it; the checks after it stopped at once.
+ */
+export interface SetupProblem {
+  readonly suite: string;
+  /** The profile path to fix. */
+  readonly path: string;
+  readonly problem: string;
+  /** The check that found it. */
+  readonly check: string;
+  /** Every check it stopped, the one that found it first. */
+  readonly checks: readonly string[];
+  /** The requirements it left undecided. */
+  readonly requirements: readonly string[];
+}
+
+/** Each setup problem of the run once, in the order the checks found them. */
+export function setupProblems(checks: readonly CheckResult[]): SetupProblem[] {
+  const byKey = new Map<string, { p: SetupProblem; checks: Set<string>; reqs: Set<string> }>();
+  for (const c of checks)
+    for (const f of c.findings) {
+      if (f.setup === undefined) continue;
+      const key = `${c.suite}\u0000${f.setup.path}\u0000${f.setup.problem}`;
+      let e = byKey.get(key);
+      if (!e) {
+        e = {
+          p: {
+            suite: c.suite,
+            path: f.setup.path,
+            problem: f.setup.problem,
+            check: f.setup.foundBy,
+            checks: [],
+            requirements: [],
+          },
+          checks: new Set(),
+          reqs: new Set(),
+        };
+        byKey.set(key, e);
+      }
+      e.checks.add(c.check);
+      for (const id of f.requirements) e.reqs.add(id);
+    }
+  return [...byKey.values()].map((e) => ({
+    ...e.p,
+    checks: [e.p.check, ...[...e.checks].filter((x) => x !== e.p.check)],
+    requirements: [...e.reqs],
+  }));
+}
+
+/** A requirement left `error` only by setup problems (the report lists it under "setup"). */
+export function onlySetup(r: Pick<RequirementResult, "verdict" | "findings">): boolean {
+  const errored = r.findings.filter((f) => f.outcome === "errored");
+  return r.verdict === "error" && errored.length > 0 && errored.every((f) => f.setup !== undefined);
 }
 
 export interface BuildInput {
@@ -158,6 +216,8 @@ export function buildResults(input: BuildInput): Results {
   // --certify: a run that finished with every MUST passed but cannot certify fails.
   const certifyFails = meta.certify === true && failed === 0 && notCertifiable.length > 0;
   const exitCode: 0 | 1 | 3 = certifyFails ? 1 : failed;
+  const setup = setupProblems(checks);
+  const setupReqs = requirements.filter(onlySetup).length;
   const reason = certifyFails
     ? `--certify: the run is not certifiable (${notCertifiable.join("; ")})`
     : exitCode === 1
@@ -170,7 +230,18 @@ export function buildResults(input: BuildInput): Results {
       : exitCode === 3
         ? meta.interrupted
           ? "the run was interrupted before every check finished"
-          : `${summary.error} requirement(s) could not be decided (error)`
+          : setup.length > 0
+            ? [
+                `setup: ${setup[0]!.path}: ${setup[0]!.problem}`,
+                setup.length > 1 ? `and ${setup.length - 1} more setup problem(s)` : "",
+                `${setupReqs} requirement(s) not decided until the profile is fixed`,
+                summary.error > setupReqs
+                  ? `${summary.error - setupReqs} other requirement(s) could not be decided (error)`
+                  : "",
+              ]
+                .filter(Boolean)
+                .join("; ")
+            : `${summary.error} requirement(s) could not be decided (error)`
         : must.notExercised.length > 0
           ? `every MUST requirement exercised passed; ${must.notExercised.length} applicable MUST requirement(s) not exercised`
           : "every selected MUST requirement passed";
@@ -198,6 +269,7 @@ export function buildResults(input: BuildInput): Results {
     }),
     checks,
     cleanup: input.cleanup ?? [],
+    setup,
     outcome: { exitCode, reason },
   };
 }

@@ -1,5 +1,5 @@
 import type { CheckContext } from "../../src/engine/check.js";
-import { HarnessError } from "../../src/engine/errors.js";
+import { SetupError } from "../../src/engine/errors.js";
 import { quote } from "../../src/engine/quote.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { MockClient } from "../../src/http/mock-control.js";
@@ -303,41 +303,52 @@ export class Vci {
     const json = JSON.parse(
       JSON.stringify(template).replaceAll("{walletOfferEndpoint}", endpoint),
     ) as unknown;
-    const res = await this.c.http.post(t.url, { json, headers: t.headers, label: `offer hook (${kind})` });
     // The hook is the vendor's test setup, not a message of the document: whatever is wrong
-    // with its answer stops the check as a setup error naming the profile path, never as a
-    // finding about the issuer and never as a harness fault.
-    const hook = `the offer hook (suites.vci.offers.trigger.url, kind ${kind})`;
-    if (isObject(res.json)) this.protectHookAnswer(res.json);
-    if (res.status < 200 || res.status > 299)
-      throw new HarnessError("IDC_SETUP", `${hook} answered ${said(res)}; expected 2xx with a JSON object`);
-    if (!isObject(res.json))
-      throw new HarnessError(
-        "IDC_SETUP",
-        `${hook} answered ${res.status} ${res.header("content-type") ?? "(no Content-Type)"} with ${res.jsonError ?? `JSON ${quote(res.json, 80)}`}; expected a JSON object`,
-      );
-    const tx = memberAt(res.json, t.txCodeMember);
-    const txCode = typeof tx === "string" ? tx : undefined;
-    if (t.delivery !== "wallet") {
-      const raw = memberAt(res.json, t.offerMember);
-      if (typeof raw !== "string" && !isObject(raw))
-        throw new HarnessError(
-          "IDC_SETUP",
-          `${hook} answered ${res.status} with ${raw === undefined ? `no member ${quote(t.offerMember, 80)}` : `${quote(t.offerMember, 80)} ${quote(raw, 80)}`} (suites.vci.offers.trigger.offerMember: the path to an invocation URL or an offer object); its members: ${quote(Object.keys(res.json), 200)}`,
+    // with its answer is a setup error naming the profile path, never a finding about the
+    // issuer and never a harness fault. The first one found stops every later offer of the run.
+    const P = "suites.vci.offers.trigger";
+    const answer = await this.c.setup(P, async () => {
+      // A hook that cannot be reached stays a transport error: the target may be down as a whole.
+      const res = await this.c.http.post(t.url, { json, headers: t.headers, label: `offer hook (${kind})` });
+      if (isObject(res.json)) this.protectHookAnswer(res.json);
+      if (res.status < 200 || res.status > 299)
+        throw new SetupError(
+          `${P}.url`,
+          `the offer hook answered ${said(res)} (kind ${kind}); expected 2xx with a JSON object`,
         );
-      return { raw, txCode };
-    }
-    const got = await new MockClient(this.provided.walletUrl, this.provided.controlToken).wait(
-      `/offer/${slot}`,
-      1,
-      src.deliveryTimeoutMs,
-    );
-    const entry = got[0];
-    if (!entry)
-      throw new HarnessError(
-        "IDC_SETUP",
-        `no offer reached the wallet's Credential Offer Endpoint (${endpoint}) within ${src.deliveryTimeoutMs} ms; with suites.vci.offers.trigger.delivery: wallet, the hook body of kind ${kind} must tell your system where to send it ("{walletOfferEndpoint}")`,
+      if (!isObject(res.json))
+        throw new SetupError(
+          `${P}.url`,
+          `the offer hook answered ${res.status} ${res.header("content-type") ?? "(no Content-Type)"} with ${res.jsonError ?? `JSON ${quote(res.json, 80)}`} (kind ${kind}); expected a JSON object`,
+        );
+      if (t.delivery !== "wallet") {
+        const raw = memberAt(res.json, t.offerMember);
+        if (typeof raw !== "string" && !isObject(raw))
+          throw new SetupError(
+            `${P}.offerMember`,
+            raw === undefined
+              ? `the hook answered members ${Object.keys(res.json).slice(0, 20).join(", ") || "(none)"}; none is ${quote(t.offerMember, 80)} (the path to an invocation URL or an offer object)`
+              : `the hook's member ${quote(t.offerMember, 80)} is ${quote(raw, 80)}, not an invocation URL or an offer object`,
+          );
+      }
+      return res.json;
+    });
+    const tx = memberAt(answer, t.txCodeMember);
+    const txCode = typeof tx === "string" ? tx : undefined;
+    if (t.delivery !== "wallet") return { raw: memberAt(answer, t.offerMember), txCode };
+    const entry = await this.c.setup(`${P}.delivery`, async () => {
+      const got = await new MockClient(this.provided.walletUrl, this.provided.controlToken).wait(
+        `/offer/${slot}`,
+        1,
+        src.deliveryTimeoutMs,
       );
+      if (!got[0])
+        throw new SetupError(
+          `${P}.kinds.${kind}`,
+          `no offer reached the wallet's Credential Offer Endpoint (${endpoint}) within ${src.deliveryTimeoutMs} ms (suites.vci.offers.deliveryTimeoutMs); with offers.trigger.delivery: wallet, the hook body must tell your system where to send it ("{walletOfferEndpoint}")`,
+        );
+      return got[0];
+    });
     const got1 = new URL(recordedUrl(entry), this.provided.walletUrl);
     return { raw: `${endpoint}${got1.search}`, txCode };
   }

@@ -18,9 +18,9 @@ describe("report.html evidence a person can read and replay (issue 12 item 6)", 
     expect(html).toContain("signature redacted as ${COMMAND_TOKEN_SIGNATURE}");
     expect(html).toMatch(/<p>claims<\/p><pre>\{\n {2}&#34;iss&#34;/);
     expect(html).toMatch(/<p class="times">iat [0-9-]+T[0-9:.]+Z · exp /);
-    // Its placeholder is explained, without naming a command that does not exist.
+    // Its placeholder is explained, naming the command that mints a fresh one.
     const section = html.slice(html.indexOf('<section id="placeholders">'));
     expect(section).toContain("<code>${COMMAND_TOKEN_SIGNATURE}</code>");
-    expect(section).toContain("no idconform command mints one on its own today");
+    expect(section).toContain("idconform mock op --sign claims.json --profile");
   });
 });

@@ -117,30 +117,39 @@ describe("a broken offer hook is a setup error that names the profile path and w
   };
 
   it.each([
-    ["answers 500", () => new Response("hook exploded", { status: 500 }), /answered 500 hook exploded/],
-    ["answers 302", () => Response.redirect("http://127.0.0.1:9/login", 302), /answered 302/],
+    [
+      "answers 500",
+      () => new Response("hook exploded", { status: 500 }),
+      "url",
+      /answered 500 hook exploded/,
+    ],
+    ["answers 302", () => Response.redirect("http://127.0.0.1:9/login", 302), "url", /answered 302/],
     [
       "answers HTML",
       () => new Response("<html>login</html>", { headers: { "content-type": "text/html" } }),
+      "url",
       /answered 200 text\/html with not JSON/,
     ],
     [
       "answers JSON without the offer member",
       () => Response.json({ invitation: "x" }),
-      /answered 200 with no member "offer" \(suites\.vci\.offers\.trigger\.offerMember.*its members: \["invitation"\]/,
+      "offerMember",
+      /^the hook answered members invitation; none is "offer"/,
     ],
     [
       "answers an offer member that is neither a URL nor an object",
       () => Response.json({ offer: 42 }),
-      /"offer" 42 \(suites\.vci\.offers\.trigger\.offerMember/,
+      "offerMember",
+      /^the hook's member "offer" is 42, not an invocation URL or an offer object/,
     ],
-  ])("a hook that %s: IDC_SETUP naming suites.vci.offers.trigger", async (_, reply, said) => {
+  ])("a hook that %s: IDC_SETUP naming the profile path to fix", async (_, reply, member, said) => {
     const r = await run(reply);
     expect(Object.values(r.requirements)).toEqual(["errored", "errored"]);
     const f = r.findings[0]!;
     expect(f.code).toBe("IDC_SETUP");
-    expect(f.message).toMatch(/^the offer hook \(suites\.vci\.offers\.trigger\.url, kind preAuthorized\)/);
-    expect(f.message).toMatch(said);
+    expect(f.setup).toMatchObject({ path: `suites.vci.offers.trigger.${member}`, foundBy: check.id });
+    expect(f.message).toBe(`setup: suites.vci.offers.trigger.${member}: ${f.setup!.problem}`);
+    expect(f.setup!.problem).toMatch(said);
     expect(allText(r)).not.toContain("harness fault");
     expect(allText(r)).not.toContain("IDC_INTERNAL");
   });

@@ -88,7 +88,7 @@ describe("observers (honesty rule 7: every response judged)", () => {
         requirement: "U-NO-STORE",
         seen: 4,
         violations: 2,
-        first: { exchange: 1, message: "/cached is cacheable", actual: "absent" },
+        first: { exchange: 1, kind: "missing", message: "/cached is cacheable", actual: "absent" },
       },
     ]);
     // The cited exchange keeps its body although no finding of the check names it.

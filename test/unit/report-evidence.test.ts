@@ -159,14 +159,14 @@ describe("report.html evidence: decoded JWTs, placeholders, notes (issue 12 item
     expect(html).toContain("request header authorization: <code>${AUTHORIZATION_CREDENTIALS}</code>");
   });
 
-  it("explains every placeholder of the curl commands, naming no command that does not exist", () => {
+  it("explains every placeholder of the curl commands, naming the commands that mint a fresh value", () => {
     const section = html.slice(html.indexOf('<section id="placeholders">'));
     expect(section).toContain("<code>${AUTHORIZATION_CREDENTIALS}</code>");
     expect(section).toContain("<code>${COMMAND_TOKEN_SIGNATURE}</code>");
-    expect(section).toContain("no idconform command mints one on its own today");
+    expect(section).toContain("idconform mock op --sign claims.json --profile");
+    expect(section).not.toContain("no idconform command mints one on its own today");
     expect(section).toContain("<code>${ACCESS_TOKEN}</code>");
     expect(section).toContain("not in a curl command");
-    expect(section).not.toMatch(/mock op --sign|mock wallet --proof/);
   });
 
   it("shows a check's notes (clean-up notes too), escaped", () => {

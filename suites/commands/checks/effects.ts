@@ -1,5 +1,7 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import { SetupError } from "../../../src/engine/errors.js";
+import { quote } from "../../../src/engine/quote.js";
 import type { CommandsProfile } from "../profile.js";
 import { CommandClient, said } from "../client.js";
 
@@ -45,12 +47,16 @@ export const effectChecks = [
           const act = await k.account("activate", a);
           if (act.status !== 200 && act.status !== 204)
             c.skip(`activate answered ${said(act)}: see CMD-ACTIVATE`, "dependency");
-          const before = await probe(c, a, `probe before ${command}`);
-          if (before.status < 200 || before.status > 299)
-            c.skip(
-              `the probe answered ${before.status} for an active account: it cannot show a change`,
-              "needs-probe",
-            );
+          // A probe that refuses an account just activated cannot show any change: the
+          // profile's probe is wrong, not the RP. Found once, it stops the other probes too.
+          await c.setup("commands.probes.accountAccess", async () => {
+            const b = await probe(c, a, `probe before ${command}`);
+            if (b.status < 200 || b.status > 299)
+              throw new SetupError(
+                "suites.commands.probes.accountAccess",
+                `the probe answered ${b.status} for an account just activated (${quote(b.text, 120)}); it must answer 2xx while the account can act, and 401, 403 or 404 once it cannot`,
+              );
+          });
           const res = await k.account(command, a);
           if (res.status !== 200 && res.status !== 204)
             c.skip(`${command} answered ${said(res)}: see the state table requirements`, "dependency");

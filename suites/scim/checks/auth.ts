@@ -216,6 +216,15 @@ export const authChecks = [
         {
           expected: "200 with access_token and token_type Bearer",
           actual: `${res.status} ${res.text.slice(0, 300)}`,
+          // A 200 without the token or its type lacks what the answer must carry.
+          ...(res.status === 200
+            ? {
+                kind:
+                  typeof body?.access_token !== "string" || body.token_type === undefined
+                    ? ("missing" as const)
+                    : ("wrong-value" as const),
+              }
+            : {}),
         },
       );
       const token = String(body?.access_token);

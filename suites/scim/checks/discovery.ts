@@ -129,6 +129,7 @@ export const discoveryChecks = [
         list.some((r) => r.name === name && r.endpoint === endpoint && r.schema === schema);
       c.check("SCIM-RT-USERS-GROUPS", has("User", "/Users", URN.user) && has("Group", "/Groups", URN.group), {
         expected: `resource types User (/Users, ${URN.user}) and Group (/Groups, ${URN.group})`,
+        kind: ["User", "Group"].every((n) => list.some((r) => r.name === n)) ? "wrong-value" : "missing",
         actual:
           list.map((r) => `${String(r.name)} (${String(r.endpoint)}, ${String(r.schema)})`).join(", ") ||
           "none",

@@ -1,5 +1,6 @@
 import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
+import { SetupError } from "../../../src/engine/errors.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { ScimProfile } from "../profile.js";
 import { absoluteUri, resources, ScimClient, scimError, URN } from "../scim-client.js";
@@ -574,12 +575,17 @@ export const userChecks = [
       if (id === undefined)
         return c.skip(`creating the user answered ${res.status}: see SCIM-USER-CREATE`, "dependency");
       try {
-        const before = await probe(s, id, "probe while active");
-        if (before.status < 200 || before.status > 299)
-          return c.skip(
-            `the probe answered ${before.status} for an active user: it cannot show a change`,
-            "needs-probe",
-          );
+        // A probe that refuses a user just created (and active) cannot show any change: the
+        // profile's probe is wrong, not the provider. Found once, it stops the other probes too.
+        await c.setup("scim.probes.userAccess", async () => {
+          const b = await probe(s, id, "probe while active");
+          if (b.status < 200 || b.status > 299)
+            throw new SetupError(
+              "suites.scim.probes.userAccess",
+              `the probe answered ${b.status} for a user just created and active (${quote(b.text, 120)}); it must answer 2xx while the user can act, and 401, 403 or 404 once it cannot`,
+            );
+          return b;
+        });
         const off = await s.call("PATCH", `/Users/${encodeURIComponent(id)}`, {
           body: patch([{ op: "replace", path: "active", value: false }]),
           label: "deactivate",

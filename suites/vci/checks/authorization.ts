@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { defineCheck } from "../../../src/engine/check.js";
-import { HarnessError } from "../../../src/engine/errors.js";
+import { HarnessError, SetupError } from "../../../src/engine/errors.js";
 import { quote } from "../../../src/engine/quote.js";
 import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
 import { BrowserStepError, BrowserUnreachableError, WalletError } from "../../../mocks/wallet/errors.js";
@@ -143,9 +143,9 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
       );
     // The harness's browser, or the profile's steps, do not fit the pages: nothing judged.
     if (e instanceof BrowserStepError)
-      throw new HarnessError(
-        "IDC_SETUP",
-        `the browser steps (suites.vci.authorization.steps) could not be carried out: ${e.message}`,
+      throw new SetupError(
+        "suites.vci.authorization.steps",
+        `the browser steps could not be carried out: ${e.message}`,
       );
     if (!(e instanceof WalletError)) throw e;
     return {
