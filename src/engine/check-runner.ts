@@ -92,6 +92,8 @@ export async function runCheck(
     exchanges?: number[];
   }[] = [];
   const notes: string[] = [];
+  /** Requirements part of whose subject could not be judged (`partly`): never a pass. */
+  const partial = new Map<string, { reason: string; kind: SkipKind }>();
   const known = new Set(def.requirements);
   const complete = new Set<string>();
   const unknown = (verb: string, id: string): HarnessError =>
@@ -148,6 +150,11 @@ export async function runCheck(
       return res.json as T;
     },
     skipOnly: (id, reason, kind = "other") => skipOne(id, reason, kind),
+    partly: (id, reason, kind = "not-exercised") => {
+      if (!known.has(id)) throw unknown("skipped", id);
+      if (!partial.has(id)) partial.set(id, { reason, kind });
+      if (!outcomes.has(id)) outcomes.set(id, "skipped");
+    },
     each: async (id, items, what, judge) => {
       if (!known.has(id)) throw unknown("judged", id);
       if (items.length === 0) {
@@ -301,6 +308,21 @@ export async function runCheck(
     signal?.removeEventListener("abort", onAbort);
   }
 
+  // What met its rule on every item judged, while some item could not be judged (`partly`),
+  // is not a pass: it stays a skip saying why. A violation stands.
+  for (const [id, p] of partial) {
+    const o = outcomes.get(id);
+    const said = raw.some((f) => f.outcome === "skipped" && f.requirements.includes(id));
+    if (o === "met" || (o === "skipped" && !said)) {
+      outcomes.set(id, "skipped");
+      raw.push({
+        requirements: [id],
+        outcome: "skipped",
+        details: capDetails({ message: o === "met" ? `partly observed: ${p.reason}` : p.reason }),
+        kind: p.kind,
+      });
+    }
+  }
   // A skipOnly later overtaken by an observation is no longer a finding.
   const current = raw.filter(
     (f) => f.outcome !== "skipped" || f.requirements.some((id) => outcomes.get(id) === "skipped"),

@@ -75,6 +75,12 @@ export interface CheckContext<P = unknown> {
    */
   skipOnly(requirement: string, reason: string, kind?: SkipKind): void;
   /**
+   * Says that part of what `requirement` speaks of could not be judged here (a plain http URL in
+   * a run that allows it, among https ones): the requirement can then still fail, but not pass;
+   * without a violation it ends a skip with this reason. Kind `not-exercised` unless given.
+   */
+  partly(requirement: string, reason: string, kind?: SkipKind): void;
+  /**
    * Judges `requirement` on every item: `judge` returns `undefined` when the item meets it, or
    * what is wrong. An empty collection skips the requirement ("no <what> to judge") rather than
    * passing it; a violation is one finding for the first item, counting the others. True when

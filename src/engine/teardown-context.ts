@@ -30,6 +30,7 @@ export function teardownContext<P>(o: {
       throw new Error(reason);
     },
     skipOnly: () => undefined,
+    partly: () => undefined,
     each: () => Promise.resolve(true),
     complete: () => undefined,
     note: (t: string) => void notes.push(t),

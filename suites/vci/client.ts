@@ -92,11 +92,8 @@ export function judgeHttps(
     return c.check(requirement, false, { expected, actual: prefix + bad.map(shown).join("; ") });
   const plain = urls.filter(([, u]) => schemeOf(u) === "plain-http");
   if (plain.length > 0) {
-    c.skipOnly(
-      requirement,
-      `${PLAIN_HTTP_ALLOWED} (${prefix}${plain.map(shown).join("; ")})`,
-      "not-exercised",
-    );
+    // Not a pass, also when other URLs of the check are https: this one was not judged.
+    c.partly(requirement, `${PLAIN_HTTP_ALLOWED} (${prefix}${plain.map(shown).join("; ")})`, "not-exercised");
     return false;
   }
   return c.check(requirement, true, { expected, actual: `${prefix}all https` });

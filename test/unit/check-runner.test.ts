@@ -36,6 +36,38 @@ describe("check outcomes (design: Check, Verdict, honesty rule 4)", () => {
     ]);
   });
 
+  it("partly: a requirement part of whose subject was not judged never passes, before or after a met item; a violation stands", async () => {
+    const r = await runCheck(
+      defineCheck({
+        id: "unit.partly",
+        title: "t",
+        requirements: ["U-P-BEFORE", "U-P-AFTER", "U-P-ALONE", "U-P-BROKEN"],
+        async run(c) {
+          c.partly("U-P-BEFORE", "plain http allowed (uri http://a)");
+          c.check("U-P-BEFORE", true);
+          c.check("U-P-AFTER", true);
+          c.partly("U-P-AFTER", "plain http allowed (uri http://b)");
+          c.partly("U-P-ALONE", "plain http allowed (uri http://c)");
+          c.partly("U-P-BROKEN", "plain http allowed (uri http://d)");
+          c.check("U-P-BROKEN", false, { expected: "https", actual: "ftp://e" });
+        },
+      }),
+      env,
+    );
+    expect(r.requirements).toEqual({
+      "U-P-BEFORE": "skipped",
+      "U-P-AFTER": "skipped",
+      "U-P-ALONE": "skipped",
+      "U-P-BROKEN": "violated",
+    });
+    expect(r.findings.map((f) => [f.requirements[0], f.outcome, f.skipKind, f.message])).toEqual([
+      ["U-P-BROKEN", "violated", undefined, "not met"],
+      ["U-P-BEFORE", "skipped", "not-exercised", "partly observed: plain http allowed (uri http://a)"],
+      ["U-P-AFTER", "skipped", "not-exercised", "partly observed: plain http allowed (uri http://b)"],
+      ["U-P-ALONE", "skipped", "not-exercised", "plain http allowed (uri http://c)"],
+    ]);
+  });
+
   it("skipOnly skips one requirement and goes on; a later observation overtakes it; actual text is capped", async () => {
     const r = await runCheck(
       defineCheck({

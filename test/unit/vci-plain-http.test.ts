@@ -22,7 +22,7 @@ function judged(allowsPlainHttp: boolean, urls: [string, unknown][]) {
       said.details = details;
       return ok;
     },
-    skipOnly: (_id: string, reason: string, kind?: SkipKind) => {
+    partly: (_id: string, reason: string, kind?: SkipKind) => {
       said.skip = { reason, ...(kind ? { kind } : {}) };
     },
   } as unknown as Ctx;
@@ -56,6 +56,43 @@ describe("judgeHttps", () => {
     expect(r.skip?.kind).toBe("not-exercised");
     expect(r.skip?.reason).toContain(PLAIN_HTTP_ALLOWED);
     expect(r.skip?.reason).toContain('notification_endpoint "http://i.test/n"');
+  });
+
+  it("a plain http URL judged before or after https ones in the same check still leaves the rule not exercised", async () => {
+    const { runCheck } = await import("../../src/engine/check-runner.js");
+    const { defineCheck } = await import("../../src/engine/check.js");
+    const { DEFAULT_CLIENT_OPTIONS } = await import("../../src/http/client.js");
+    for (const order of [
+      ["https://i.test/a", "http://i.test/b"],
+      ["http://i.test/b", "https://i.test/a"],
+    ]) {
+      const r = await runCheck(
+        defineCheck({
+          id: "unit.mixed-offers",
+          title: "t",
+          requirements: ["U-URI-HTTPS"],
+          async run(c) {
+            for (const u of order)
+              judgeHttps(c as unknown as Ctx, "U-URI-HTTPS", [["credential_offer_uri", u]], "https");
+          },
+        }),
+        {
+          suite: "unit",
+          section: "§1",
+          profile: {},
+          features: {},
+          probes: {},
+          client: { ...DEFAULT_CLIENT_OPTIONS, allowInsecureHttp: true },
+          secrets: [],
+          seed: 1,
+          runId: "r",
+          provided: {},
+        },
+      );
+      expect(r.requirements, order.join(" then ")).toEqual({ "U-URI-HTTPS": "skipped" });
+      expect(r.findings[0]?.skipKind).toBe("not-exercised");
+      expect(r.findings[0]?.message).toContain('credential_offer_uri "http://i.test/b"');
+    }
   });
 
   it("with the option any other scheme, or no URL, still violates it (and wins over plain http)", () => {
