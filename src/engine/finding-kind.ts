@@ -39,7 +39,11 @@ export function kindRank(kind: FindingKind | undefined): number {
 }
 
 const STATUS = /\b[1-5]\d\d\b/g;
-const LEADING_STATUS = /^\s*(?:HTTP\/\S+\s+)?(?:status\s+)?([1-5]\d\d)\b/i;
+/** A class of statuses named in an expectation ("4xx"). */
+const CLASS = /\b([1-5])xx\b/gi;
+const LEADING_STATUS = /^\s*\(?(?:HTTP\/\S+\s+)?(?:status\s+)?([1-5]\d\d)\b/i;
+/** "answered 500 server_error", "refused with 400": the status a target gave, said in words. */
+const SAID_STATUS = /\b(?:answered|refused with|responded|returned)\s+(?:with\s+)?([1-5]\d\d)\b/i;
 /** "expected 201 with an id, got 409": a step of a sequence answered with another status. */
 const EXPECTED_GOT = /\bexpected ([1-5]\d\d)\b[^;]{0,60}?,? got ([1-5]\d\d)\b/i;
 /**
@@ -47,23 +51,25 @@ const EXPECTED_GOT = /\bexpected ([1-5]\d\d)\b[^;]{0,60}?,? got ([1-5]\d\d)\b/i;
  * resource is no acceptance), or words that say so.
  */
 const REFUSAL =
-  /\b(?:400|401|403|409|412|422|429)\b|\brefus|\breject|\bden(?:y|ied|ial)\b|\bno access\b|\bcannot act\b|\bno session\b|\bnot accepted\b|\bunauthori[sz]ed\b/i;
+  /\b(?:400|401|403|409|412|422|429|4xx)\b|\brefus|\breject|\bden(?:y|ied|ial)\b|\bno access\b|\bcannot act\b|\bno session\b|\bnot accepted\b|\bunauthori[sz]ed\b/i;
 const ERROR_CODE =
-  /\berror(?: code)?s? (?:member )?["'`]?[a-z][a-z0-9]*_[a-z0-9_]+|["']error["']\s*:|\bscimType\b|\berror code\b|\binvalid_[a-z_]+\b/i;
+  /\berror(?: code)?s? (?:member )?["'`]?[a-z][a-z0-9]*_[a-z0-9_]+|["']error["']\s*:|\bscimType\b|\berror code\b|\binvalid_[a-z_]+\b|\b[1-5]\d\d,? (?:with )?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/i;
 const ABSENT =
-  /^(?:\(?(?:absent|missing|none|nothing|no value|not present|not sent|undefined|null)\)?\.?$|(?:no|without) [\w -]*\b(?:member|header|claim|field|parameter|attribute|value|body|event|message|answer|notification|token|location|link|cookie)s?\b|no [\w$.-]+(?:$|[:;,]))/i;
+  /^\(?(?:(?:absent|missing|none|nothing|no value|not present|not sent|undefined|null)\)?\.?$|nothing (?:arrived|came|was sent)\b|(?:no|without) [\w -]*\b(?:member|header|claim|field|parameter|attribute|value|body|event|message|answer|notification|token|location|link|cookie)s?\b|no [\w$.-]+(?:$|[:;,)]))/i;
 /** "WWW-Authenticate null", "schemas null, status null", "userName: null": a named value absent. */
-const NAMED_ABSENT = /(?:^|[,;]\s*|\d{3},?\s+)[\w$.-]+:? (?:null|absent|undefined|\(absent\))(?:$|[,;])/i;
+const NAMED_ABSENT = /(?:^|[\s,;(])[A-Za-z_$][\w$.-]*:? (?:null|absent|undefined|\(absent\))(?=$|[,;)\s])/i;
 const ABSENT_MESSAGE = /\b(?:is|are) (?:missing|absent)\b|\blacks?\b|\bgave no answer\b|\bno answer\b/i;
 const MALFORMED =
   /\bnot (?:valid )?JSON\b|\bnot an? (?:JSON|object|array|string|number|integer|boolean|URL|URI|JWT|JWS|JWE|date|timestamp)\b|\bmalformed\b|\bdoes not parse\b|\bunparsable\b|\bcannot be parsed\b|\bnot base64|\binvalid JSON\b|\bnot a compact\b|\bnot (?:a )?(?:well-formed|valid (?:URL|URI|date))\b/i;
 
+const is2xx = (n: number): boolean => n >= 200 && n < 300;
+
 /**
  * The kind of a violation, read from its texts and the status of the response it cites:
- * a refusal expected and a 2xx received is `accepted`; statuses named and another received is
- * `wrong-status`; an absent value is `missing`; a value that does not parse is `malformed`; an
- * error code named is `wrong-code`; anything else `wrong-value`. Only the start of `actual` is
- * read for syntax words: the rest is the target's own text.
+ * a refusal expected and a 2xx received is `accepted`; statuses (or classes, "4xx") named and
+ * another received is `wrong-status`; an absent value is `missing`; a value that does not parse
+ * is `malformed`; an error code named is `wrong-code`; anything else `wrong-value`. Only the
+ * start of `actual` is read for syntax words: the rest is the target's own text.
  */
 export function inferKind(
   d: {
@@ -77,22 +83,20 @@ export function inferKind(
   const actual = (d.actual ?? "").trim();
   const head = actual.slice(0, 80);
   const message = d.message ?? "";
-  const got = LEADING_STATUS.exec(actual)?.[1];
-  const seen = got !== undefined ? Number(got) : status;
-  const named = new Set((expected.match(STATUS) ?? []).map(Number));
-  const any2xx = /\b2xx\b/i.test(expected);
-  const wants2xx = any2xx || [...named].some((s) => s >= 200 && s < 300);
-  if (seen !== undefined && seen >= 200 && seen < 300 && REFUSAL.test(expected) && !wants2xx)
-    return "accepted";
-  if (got !== undefined && (named.size > 0 || any2xx) && !named.has(Number(got))) {
-    const n = Number(got);
-    if (!(any2xx && n >= 200 && n < 300)) return "wrong-status";
-  }
   const step = EXPECTED_GOT.exec(actual);
   if (step && step[1] !== step[2]) {
     const [want, was] = [Number(step[1]), Number(step[2])];
-    return was >= 200 && was < 300 && want >= 400 && REFUSAL.test(String(want)) ? "accepted" : "wrong-status";
+    return is2xx(was) && REFUSAL.test(String(want)) ? "accepted" : "wrong-status";
   }
+  const said = LEADING_STATUS.exec(actual)?.[1] ?? SAID_STATUS.exec(head)?.[1];
+  const got = said !== undefined ? Number(said) : undefined;
+  const seen = got ?? status;
+  const named = new Set((expected.match(STATUS) ?? []).map(Number));
+  const classes = new Set([...expected.matchAll(CLASS)].map((m) => Number(m[1])));
+  const fits = (n: number): boolean => named.has(n) || classes.has(Math.floor(n / 100));
+  const wants2xx = classes.has(2) || [...named].some(is2xx);
+  if (seen !== undefined && is2xx(seen) && REFUSAL.test(expected) && !wants2xx) return "accepted";
+  if (got !== undefined && (named.size > 0 || classes.size > 0) && !fits(got)) return "wrong-status";
   if (
     ABSENT.test(actual) ||
     NAMED_ABSENT.test(head) ||

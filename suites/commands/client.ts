@@ -1,5 +1,6 @@
 import type { JWK } from "jose";
 import type { CheckContext, Details } from "../../src/engine/check.js";
+import type { FindingKind } from "../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { MockClient } from "../../src/http/mock-control.js";
 import {
@@ -395,12 +396,23 @@ export function isError(res: HttpResponse, status: number, error: string): boole
 export type Refusal = readonly [status: number, error: string];
 
 /**
+ * The kind of a violation by an answer that is none of `wanted`: a 2xx where a refusal was due
+ * is `accepted` (the RP acted on it); another status `wrong-status`; a wanted status without a
+ * JSON `error` is `missing` it, with another one `wrong-code`. With `accepts` false a 2xx is only
+ * a `wrong-status` (a 404 for something that is not there: answering it is no acceptance).
+ */
+export function refusalKind(res: HttpResponse, wanted: readonly Refusal[], accepts = true): FindingKind {
+  if (res.status >= 200 && res.status < 300) return accepts ? "accepted" : "wrong-status";
+  if (!wanted.some(([s]) => s === res.status)) return "wrong-status";
+  return typeof body(res).error === "string" ? "wrong-code" : "missing";
+}
+
+/**
  * Judges an answer that had to refuse (one of `wanted`), and says how it fell short, so a
  * finding tells an RP that refused with the wrong error code apart from one that accepted
  * what it had to refuse: "accepted: answered 200 ...", "refused with 400
  * unsupported_command, expected 400 invalid_request", or another answer (a redirect, a server
- * error). The one place that names these kinds, where the finding kinds of the certification
- * issue will hook in.
+ * error). The one place that names these kinds; each finding carries its kind (`refusalKind`).
  */
 export function refusal(
   what: string,
@@ -424,5 +436,14 @@ export function refusal(
               res.status >= 500 ? "not refused: a server error" : `not refused: answered ${res.status}`,
             actual: `answered ${said(res)}, expected ${want}`,
           };
-  return { ok: false, details: { message: `${what}: ${kind.message}`, expected, actual: kind.actual, res } };
+  return {
+    ok: false,
+    details: {
+      message: `${what}: ${kind.message}`,
+      expected,
+      actual: kind.actual,
+      res,
+      kind: refusalKind(res, wanted),
+    },
+  };
 }

@@ -72,6 +72,7 @@ export const commandObservers = [
             message: `the ${ex.status} answer to ${ex.label ?? "a command"} is cacheable`,
             expected: "Cache-Control: no-store",
             actual: ex.header("cache-control") ?? "(no Cache-Control)",
+            kind: ex.header("cache-control") === undefined ? "missing" : "wrong-value",
           },
   }),
   defineObserver<CommandsProfile>({
@@ -87,12 +88,14 @@ export const commandObservers = [
           message: `the ${ex.status} answer to ${ex.label ?? "a command"} is not labelled JSON`,
           expected: "Content-Type: application/json",
           actual: type ?? "(no Content-Type)",
+          kind: type === undefined ? "missing" : "wrong-value",
         };
       if (ex.jsonError !== undefined)
         return {
           message: `the ${ex.status} answer to ${ex.label ?? "a command"} is labelled JSON but does not parse`,
           expected: "a JSON body",
           actual: `${ex.jsonError}: ${quote(ex.text, 120)}`,
+          kind: "malformed",
         };
       return undefined;
     },
@@ -140,6 +143,8 @@ export const commandObservers = [
         message: `the ${ex.status} answer to ${ex.label ?? "a command"} puts a signed token (the Command Token) into its Location header: a leak to wherever it redirects`,
         expected: "no Command Token in Location (a command is answered 200/204, 202 or a JSON error)",
         actual: `${ex.status} Location: ${where(location)}`,
+        // A leak of what the RP was sent, not a status to correct (nor an acceptance).
+        kind: "wrong-value",
       };
     },
   }),

@@ -5,6 +5,34 @@ import { inferKind, kindRank } from "../../src/engine/finding-kind.js";
 describe("finding kinds read from what a check expected and what came (issue 12 item 5)", () => {
   it.each([
     [
+      "a parenthesised absence",
+      { expected: "Cache-Control: no-store", actual: "(no Cache-Control)" },
+      "missing",
+    ],
+    ["nothing arrived", { expected: "a Notification Token", actual: "nothing arrived (5000 ms)" }, "missing"],
+    [
+      "a status said in words",
+      { expected: "400 invalid_request", actual: "answered 500 server_error, expected 400 invalid_request" },
+      "wrong-status",
+    ],
+    [
+      "a refusal said in words",
+      { expected: "401 unrecognized_provider", actual: "refused with 400 invalid_request" },
+      "wrong-status",
+    ],
+    [
+      "a bare error code after the right status",
+      { expected: "409 incompatible_state", actual: '409 {"error":"conflict"}' },
+      "wrong-code",
+    ],
+    ["a 5xx against a class", { expected: "the replay refused (4xx)", actual: "500 boom" }, "wrong-status"],
+    ["a 2xx against a refusal class", { expected: "the replay refused (4xx)", actual: "200 ok" }, "accepted"],
+    [
+      "a member null after a status",
+      { expected: "audit answers aud_sub", actual: "200 account_state active aud_sub null" },
+      "missing",
+    ],
+    [
       "201 named, 200 received",
       { expected: "201 with a string id", actual: '200 {"id":"g1"}' },
       "wrong-status",

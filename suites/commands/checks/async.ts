@@ -5,7 +5,7 @@ import { quote } from "../../../src/engine/quote.js";
 import type { MockLogEntry } from "../../../src/http/mock-control.js";
 import { notificationToken } from "../../../mocks/op/index.js";
 import type { CommandsProfile } from "../profile.js";
-import { accountClaims, body, CommandClient, isError, said, stateOf } from "../client.js";
+import { accountClaims, body, CommandClient, isError, refusalKind, said, stateOf } from "../client.js";
 import { TABLE, type State } from "../model/account-commands.js";
 
 type Ctx = CheckContext<CommandsProfile>;
@@ -229,6 +229,8 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
       !judge(c, run, "CMD-ASYNC-ACCEPTED", res.status === 202, {
         expected: `${p.command}: 202 Accepted`,
         actual: said(res),
+        // A 200 too: the document asks for 202, not any 2xx.
+        kind: "wrong-status",
       })
     )
       return;
@@ -249,6 +251,7 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
           expected: `${p.command} repeated while the account is ${p.pending}: 409 incompatible_state`,
           actual: said(again),
           res: again,
+          kind: refusalKind(again, [[409, "incompatible_state"]]),
         });
       }
     }
@@ -257,6 +260,8 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
     // with another steady state is kept: if none brings the final state, it is the result.
     const deadline = Date.now() + c.profile.notificationTimeoutMs;
     const seen: string[] = [];
+    // A token came that does not verify: a notification was there, but not an acceptable one.
+    let unverified = false;
     let match: Record<string, unknown> | undefined;
     let other: Record<string, unknown> | undefined;
     for (let n = run.read + 1; n <= run.read + 20 && match === undefined; n++) {
@@ -272,6 +277,8 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
       }
       const v = await verify(c, token, run.jwksUri);
       if (v.claims === undefined) {
+        // Without a jwks_uri no token can verify: what is missing is the key set, not a good token.
+        if (run.jwksUri !== undefined) unverified = true;
         seen.push(v.problem ?? "a token that does not verify");
         continue;
       }
@@ -294,6 +301,8 @@ async function exercise(c: Ctx, k: CommandClient, p: AsyncPlan, run: Run): Promi
         seen.length > 0
           ? seen.join("; ").slice(0, 1500)
           : `nothing arrived (can the RP reach ${k.notificationEndpoint(slot)}? see suites.commands.op.publicUrl)`,
+      // Nothing, requests without a token, or tokens about something else: the notification is missing.
+      kind: unverified ? "wrong-value" : "missing",
     });
     if (result === undefined) return;
     const row = ROW[p.command];

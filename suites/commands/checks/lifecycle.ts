@@ -1,8 +1,9 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CommandsProfile } from "../profile.js";
-import { accountClaims, body, CommandClient, refusal, said, stateOf } from "../client.js";
+import { accountClaims, body, CommandClient, isError, refusal, said, stateOf } from "../client.js";
 import { TABLE, type State } from "../model/account-commands.js";
 import { refusals } from "./refusals.js";
 
@@ -19,20 +20,38 @@ function transition(
 ): boolean {
   const b = body(res);
   const ok = res.status === 204 || (res.status === 200 && b.account_state === state && b.sub === sub);
-  c.check(id, ok, { expected: `${what}: 200 with account_state ${state}`, actual: said(res), res });
+  const absent = b.account_state === undefined || b.sub === undefined;
+  c.check(id, ok, {
+    expected: `${what}: 200 with account_state ${state}`,
+    actual: said(res),
+    res,
+    kind: res.status !== 200 ? "wrong-status" : absent ? "missing" : "wrong-value",
+  });
   if (res.status === 200) {
     c.check("CMD-SUCCESS-RESPONSE", b.sub === sub && typeof b.account_state === "string", {
       expected: `${what}: a JSON body with sub ${sub} and account_state`,
       actual: res.text.slice(0, 200),
       res,
+      kind: absent ? "missing" : "wrong-value",
     });
   } else
     c.check("CMD-SUCCESS-RESPONSE", res.status === 204, {
       expected: `${what}: 200 (or 204)`,
       actual: said(res),
       res,
+      kind: "wrong-status",
     });
   return ok;
+}
+
+/**
+ * The kind of a violation by an answer that had to be 200 with account_state (and, `withSub`,
+ * sub): another status, either member absent, or a state (or sub) the document does not allow.
+ */
+function auditKind(res: HttpResponse, withSub = false): FindingKind {
+  const b = body(res);
+  if (res.status !== 200) return "wrong-status";
+  return b.account_state === undefined || (withSub && b.sub === undefined) ? "missing" : "wrong-value";
 }
 
 /** The account's state as audit answers it (when the RP supports audit), to confirm a transition. */
@@ -135,6 +154,8 @@ export const lifecycleChecks = [
             expected: "after delete the sub is unknown: activate succeeds",
             actual: said(again),
             res: again,
+            // A 409 incompatible_state says the account is still there: the delete's state, not a status.
+            kind: isError(again, 409, "incompatible_state") ? "wrong-value" : "wrong-status",
           });
           if ((again.status === 200 || again.status === 204) && has("audit")) {
             const audit = await k.account("audit", a, { label: "audit of the re-activated sub" });
@@ -223,6 +244,7 @@ export const lifecycleChecks = [
       c.check("CMD-AUDIT-STATE", none.status === 200 && stateOf(none) === "unknown", {
         expected: "200 with account_state unknown",
         actual: said(none),
+        kind: auditKind(none),
       });
       const a = k.sub("audit");
       try {
@@ -233,7 +255,11 @@ export const lifecycleChecks = [
         c.check(
           "CMD-AUDIT-STATE",
           first.status === 200 && stateOf(first) === "active" && body(first).sub === a,
-          { expected: "200 with sub and account_state active", actual: said(first) },
+          {
+            expected: "200 with sub and account_state active",
+            actual: said(first),
+            kind: auditKind(first, true),
+          },
         );
         let want = accountClaims(a);
         if ((await k.supported()).includes("maintain")) {
@@ -250,6 +276,7 @@ export const lifecycleChecks = [
           (name) => quote(after[name], 10_000) !== quote(want[name], 10_000),
         );
         c.check("CMD-AUDIT-CLAIMS", wrong.length === 0, {
+          kind: wrong.some((n) => after[n] === undefined) ? "missing" : "wrong-value",
           expected: `the retained claims (suites.commands.retainedClaims: ${c.profile.retainedClaims.join(", ")}) as last sent`,
           actual: wrong
             .map((n) => `${n}: ${quote(after[n] ?? null)} (sent ${quote(want[n] ?? null)})`)
@@ -265,6 +292,7 @@ export const lifecycleChecks = [
               (name) => quote(kept[name], 10_000) !== quote(want[name], 10_000),
             );
             c.check("CMD-AUDIT-CLAIMS", lost.length === 0, {
+              kind: lost.some((n) => kept[n] === undefined) ? "missing" : "wrong-value",
               expected:
                 "after an invalidate (which carries no claims): the retained claims as last maintained",
               actual: lost
@@ -312,6 +340,12 @@ export const lifecycleChecks = [
           {
             expected: `audit with aud_sub ${String(audSub)}: 200, active, the same aud_sub`,
             actual: `${said(viaAudSub)} aud_sub ${quote(body(viaAudSub).aud_sub ?? null)}`,
+            kind:
+              viaAudSub.status !== 200
+                ? "wrong-status"
+                : body(viaAudSub).aud_sub === undefined || stateOf(viaAudSub) === undefined
+                  ? "missing"
+                  : "wrong-value",
           },
         );
         // A command naming an aud_sub no account has must not act on the sub's account.
@@ -342,6 +376,8 @@ export const lifecycleChecks = [
           c.check("CMD-AUD-SUB", still === "active", {
             expected: "a suspend naming an unknown aud_sub leaves the sub's account active",
             actual: `the suspend answered ${said(wrong)}; audit then: account_state ${quote(still ?? null)}`,
+            // Another state: a suspend that named no account was carried out on this one.
+            kind: still === undefined || still === null ? "missing" : "accepted",
           });
         }
         // A command naming the aud_sub acts on the account (read back: gone), and its answer
@@ -355,6 +391,12 @@ export const lifecycleChecks = [
             expected: `delete naming aud_sub ${String(audSub)}: 200 carrying that aud_sub (or 204)`,
             actual: `${said(del)} aud_sub ${quote(body(del).aud_sub ?? null)}`,
             res: del,
+            kind:
+              del.status !== 200
+                ? "wrong-status"
+                : body(del).aud_sub === undefined
+                  ? "missing"
+                  : "wrong-value",
           });
           const gone = await k.account("audit", a, {
             claims: { aud_sub: undefined },
@@ -365,6 +407,7 @@ export const lifecycleChecks = [
             expected: "audit by sub after the delete naming aud_sub: account_state unknown",
             actual: said(gone),
             res: gone,
+            kind: auditKind(gone),
           });
         }
       } finally {
@@ -402,7 +445,11 @@ export const lifecycleChecks = [
           c.check(
             "CMD-MIGRATE",
             res.status === 204 || (res.status === 200 && body(res).sub === a && stateOf(res) === "active"),
-            { expected: `migrate to ${to}: 200 with sub and account_state active`, actual: said(res) },
+            {
+              expected: `migrate to ${to}: 200 with sub and account_state active`,
+              actual: said(res),
+              kind: auditKind(res, true),
+            },
           );
         }
       } finally {

@@ -33,6 +33,7 @@ export const metadataChecks = [
         {
           expected: "200 with a JSON object",
           actual: said(res),
+          kind: res.status !== 200 ? "wrong-status" : "malformed",
         },
       );
       const m = body(res);
@@ -40,6 +41,12 @@ export const metadataChecks = [
       c.check("CMD-METADATA-CONTEXT", ctx?.iss === k.base.iss && ctx?.tenant === k.tenant, {
         expected: `context {iss: ${k.base.iss}, tenant: ${k.tenant}}`,
         actual: quote(m.context ?? null),
+        kind:
+          m.context !== undefined && m.context !== null && typeof m.context !== "object"
+            ? "malformed"
+            : ctx?.iss === undefined || ctx.tenant === undefined
+              ? "missing"
+              : "wrong-value",
       });
       const list = m.commands_supported;
       c.check(
@@ -48,6 +55,12 @@ export const metadataChecks = [
         {
           expected: "commands_supported: an array of names including metadata",
           actual: quote(list ?? null),
+          kind:
+            list === undefined
+              ? "missing"
+              : !Array.isArray(list) || !list.every((x) => typeof x === "string")
+                ? "malformed"
+                : "wrong-value",
         },
       );
       c.check("CMD-METADATA-ENDPOINT", m.command_endpoint === c.profile.baseUrl, {
@@ -59,6 +72,9 @@ export const metadataChecks = [
         actual: quote(m.client_id ?? null),
       });
       const problems: string[] = [];
+      // A role object without its id or display lacks a required member; any other problem is
+      // a member not of its type (or role ids repeated).
+      let roleLacks = false;
       if (m.aud_sub_required !== undefined && typeof m.aud_sub_required !== "boolean")
         problems.push("aud_sub_required is not a boolean");
       if (m.roles !== undefined) {
@@ -74,8 +90,15 @@ export const metadataChecks = [
               (o.description === undefined || typeof o.description === "string")
             );
           });
-        if (!ok) problems.push("roles is not an array of {id, display, description?} strings");
-        else if (
+        if (!ok) {
+          problems.push("roles is not an array of {id, display, description?} strings");
+          roleLacks =
+            Array.isArray(m.roles) &&
+            m.roles.some((r: unknown) => {
+              const o = r as { id?: unknown; display?: unknown } | null;
+              return o !== null && typeof o === "object" && (o.id === undefined || o.display === undefined);
+            });
+        } else if (
           new Set((m.roles as { id: string }[]).map((r) => r.id)).size !== (m.roles as unknown[]).length
         )
           problems.push("role ids are not unique");
@@ -85,6 +108,11 @@ export const metadataChecks = [
       c.check("CMD-METADATA-MEMBERS", problems.length === 0, {
         expected: "optional members of their types",
         actual: problems.join("; "),
+        kind: roleLacks
+          ? "missing"
+          : problems.some((x) => x !== "role ids are not unique")
+            ? "malformed"
+            : "wrong-value",
       });
     },
   }),
@@ -104,6 +132,7 @@ export const metadataChecks = [
       c.check("CMD-METADATA-IGNORE-UNKNOWN", res.status === 200, {
         expected: "200: unknown metadata fields ignored",
         actual: said(res),
+        kind: "wrong-status",
       });
     },
   }),
@@ -137,6 +166,7 @@ export const metadataChecks = [
           expected: `metadata with ${what}: 200, the parameters ignored`,
           actual: `${said(res)}${typeof location === "string" ? ` redirecting to ${location.split(/[?#]/)[0]?.slice(0, 200) ?? ""}` : ""}`,
           res,
+          kind: "wrong-status",
         });
       }
     },

@@ -3,10 +3,26 @@ import { defineCheck } from "../../../src/engine/check.js";
 import { rethrowControl } from "../../../src/engine/property.js";
 import { isCheckControl } from "../../../src/engine/check-runner.js";
 import type { CommandsProfile } from "../profile.js";
-import { CommandClient } from "../client.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
+import { body, CommandClient, isError, refusalKind } from "../client.js";
 import { commandArbitrary, type Model, type Real, ModelFailure } from "../model/account-commands.js";
 
 const SLOTS = 3;
+
+/**
+ * The kind of what broke the model, from the answer it carries. Where the state table refuses
+ * the command (the failure expects 409, `fail` in the model), a 2xx carried it out; otherwise
+ * another status, an absent error or account_state, another error code, or another state.
+ */
+function failureKind(err: ModelFailure): FindingKind {
+  const { res } = err;
+  const refuses = /: expected 409 /.test(err.message);
+  if (refuses && !isError(res, 409, "incompatible_state"))
+    return refusalKind(res, [[409, "incompatible_state"]]);
+  // A 204 breaks the model only as the answer to audit, which must be 200.
+  if (!refuses && res.status !== 200) return "wrong-status";
+  return body(res).account_state === undefined ? "missing" : "wrong-value";
+}
 
 /** specs/002 area A States and transitions, model-based over several accounts. */
 export const modelChecks = [
@@ -68,7 +84,9 @@ export const modelChecks = [
           ? `${err} — shrunk sequence: ${String(out.counterexample?.[0])} (seed ${c.seed}; replay with --seed ${c.seed})`
           : "",
         // The exchange that broke the model (of the shrunk sequence), not the clean-up after it.
-        ...(out.errorInstance instanceof ModelFailure ? { res: out.errorInstance.res } : {}),
+        ...(out.errorInstance instanceof ModelFailure
+          ? { res: out.errorInstance.res, kind: failureKind(out.errorInstance) }
+          : {}),
       });
     },
   }),

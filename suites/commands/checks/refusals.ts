@@ -2,22 +2,25 @@ import type { CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CommandsProfile } from "../profile.js";
-import { body, type CommandClient, isError, said } from "../client.js";
+import { body, type CommandClient, isError, refusalKind, said } from "../client.js";
 
 type Ctx = CheckContext<CommandsProfile>;
 
 /** Checks a 409 incompatible_state with the current state and sub. */
 function incompatible(c: Ctx, what: string, res: HttpResponse, sub: string, state: string): void {
   const b = body(res);
-  c.check(
-    "CMD-INCOMPATIBLE-STATE",
-    isError(res, 409, "incompatible_state") && b.account_state === state && b.sub === sub,
-    {
-      expected: `${what}: 409 incompatible_state, account_state ${state}, sub ${sub}`,
-      actual: `${said(res)}${b.sub !== sub ? ` sub ${quote(b.sub ?? null)}` : ""}`,
-      res,
-    },
-  );
+  const refused = isError(res, 409, "incompatible_state");
+  c.check("CMD-INCOMPATIBLE-STATE", refused && b.account_state === state && b.sub === sub, {
+    expected: `${what}: 409 incompatible_state, account_state ${state}, sub ${sub}`,
+    actual: `${said(res)}${b.sub !== sub ? ` sub ${quote(b.sub ?? null)}` : ""}`,
+    res,
+    // A 2xx carried out a command its state forbids; a 409 of another error is the wrong code.
+    kind: !refused
+      ? refusalKind(res, [[409, "incompatible_state"]])
+      : b.account_state === undefined || b.sub === undefined
+        ? "missing"
+        : "wrong-value",
+  });
 }
 
 /** What audit shows of an account: its state and each retained claim (as a bounded rendering). */
@@ -96,6 +99,12 @@ export async function refusals(
       expected: `audit after the refused ${cmd} of ${o.what}: account_state ${quote(before.state ?? null)} and the retained claims as before`,
       actual: changed.join("; "),
       res: after.res,
+      // A state or claim that changed: the refused command was carried out all the same.
+      kind: !after.ok
+        ? "wrong-status"
+        : after.state === undefined && before.state !== undefined
+          ? "missing"
+          : "accepted",
     });
     // Each later refusal is compared with what the account is now, so a finding names the
     // refusal that changed it rather than every one after it.

@@ -1,14 +1,17 @@
 import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { eventJson, parseSse, streamEnded, type SseEvent } from "../../../mocks/op/sse.js";
 import type { CommandsProfile } from "../profile.js";
-import { body, CommandClient, isError, said, type SendOptions } from "../client.js";
+import { body, CommandClient, isError, refusalKind, said, type SendOptions } from "../client.js";
 
 type Ctx = CheckContext<CommandsProfile>;
 
 const STREAM_HEADERS = { accept: "text/event-stream", "cache-control": "no-cache" };
 const ACCOUNTS = 3;
+/** The answer to a resume the RP cannot serve (specs/002 area A Tenant Commands with streaming, Resume). */
+const UNAVAILABLE = [[404, "last-event-id-unavailable"]] as const;
 
 /** Sends audit_tenant for `tenant` as a Streaming Request and parses what arrives. */
 async function auditTenant(
@@ -73,6 +76,22 @@ function problems(events: readonly SseEvent[], made: readonly string[]): string[
     );
   if (s.last !== "command-complete") out.push(`last event ${s.last ?? "none"}`);
   return out;
+}
+
+/**
+ * The kind of a stream's `problems`: `missing` when something it must carry is absent (one of
+ * `made`, account_state, command-complete or its total_accounts), else `wrong-value` (an
+ * account twice, a wrong total, an event after command-complete).
+ */
+function problemsKind(events: readonly SseEvent[], made: readonly string[]): FindingKind {
+  const s = summary(events);
+  const done = events.filter((e) => e.event === "command-complete");
+  const absent =
+    made.some((sub) => !s.subs.includes(sub)) ||
+    events.some((e) => e.event === "account-state" && eventJson(e)?.account_state === undefined) ||
+    done.length === 0 ||
+    (s.complete !== undefined && s.complete.total_accounts === undefined);
+  return absent ? "missing" : "wrong-value";
 }
 
 /**
@@ -145,7 +164,11 @@ export const streamChecks = [
       try {
         await accounts(c, k, tenant, ACCOUNTS, made);
         const { res, events } = await auditTenant(k, tenant, { label: "audit_tenant (no Accept-Encoding)" });
-        c.require("CMD-STREAM-HEADERS", res.status === 200, { expected: "200", actual: said(res) });
+        c.require("CMD-STREAM-HEADERS", res.status === 200, {
+          expected: "200",
+          actual: said(res),
+          kind: "wrong-status",
+        });
         const type = res.header("content-type") ?? "";
         const cache = res.header("cache-control") ?? "";
         const conn = res.header("connection") ?? "";
@@ -155,6 +178,7 @@ export const streamChecks = [
           {
             expected: "Content-Type text/event-stream, Cache-Control no-cache, Connection keep-alive",
             actual: `Content-Type ${type || "(absent)"}, Cache-Control ${cache || "(absent)"}, Connection ${conn || "(absent)"}`,
+            kind: type === "" || cache === "" || conn === "" ? "missing" : "wrong-value",
           },
         );
         const enc = res.header("content-encoding");
@@ -168,6 +192,7 @@ export const streamChecks = [
         c.check("CMD-STREAM-EVENTS", found.length === 0, {
           expected: `each of the ${ACCOUNTS} accounts once (sub, account_state), then one command-complete last with total_accounts equal to the account-state events`,
           actual: found.join("; "),
+          kind: problemsKind(events, made),
         });
         await eventIds(c, events);
         const gz = await auditTenant(k, tenant, {
@@ -183,6 +208,12 @@ export const streamChecks = [
           {
             expected: "with Accept-Encoding gzip: gzip or no encoding, decoding cleanly",
             actual: `${gz.res.status} Content-Encoding ${genc ?? "(none)"}${gz.res.decodeError ? `: ${gz.res.decodeError}` : ""}`,
+            kind:
+              gz.res.status !== 200
+                ? "wrong-status"
+                : gz.res.decodeError !== undefined
+                  ? "malformed"
+                  : "wrong-value",
           },
         );
         // An encoding the request did not offer, or refused with q=0 (RFC 9110 §12.4.2), is not
@@ -204,6 +235,7 @@ export const streamChecks = [
             {
               expected: `with Accept-Encoding ${offer}: 200 with ${["no Content-Encoding", ...allowed].join(" or ")}`,
               actual: `${r.res.status} Content-Encoding ${e ?? "(none)"}`,
+              kind: r.res.status !== 200 ? "wrong-status" : "wrong-value",
             },
           );
         }
@@ -212,6 +244,7 @@ export const streamChecks = [
           c.check("CMD-STREAM-ENCODING", again.length === 0, {
             expected: "the encoded stream decodes to a whole stream: each account once, counts agreeing",
             actual: again.join("; "),
+            kind: problemsKind(gz.events, made),
           });
         }
       } finally {
@@ -261,6 +294,7 @@ export const streamChecks = [
         c.check("CMD-STREAM-RESUME", isError(unknown.res, 404, "last-event-id-unavailable"), {
           expected: "Last-Event-Id the RP never sent: 404 with error last-event-id-unavailable",
           actual: `${said(unknown.res)}${unknown.events.length ? `, ${unknown.events.length} events` : ""}`,
+          kind: refusalKind(unknown.res, UNAVAILABLE, false),
         });
         // Ids of the same shape as a real one, which the RP never sent either: an RP that parses
         // its ids must still find nothing to resume after, not an empty or another stream.
@@ -273,6 +307,7 @@ export const streamChecks = [
           c.check("CMD-STREAM-RESUME", isError(like.res, 404, "last-event-id-unavailable"), {
             expected: `Last-Event-Id ${id}, never sent (shaped like the real ${lastId}): 404 with error last-event-id-unavailable`,
             actual: `${said(like.res)}${like.events.length ? `, ${like.events.length} events` : ""}`,
+            kind: refusalKind(like.res, UNAVAILABLE, false),
           });
         }
         const resumed = await auditTenant(k, tenant, {
@@ -283,6 +318,7 @@ export const streamChecks = [
           c.check("CMD-STREAM-RESUME", body(resumed.res).error === "last-event-id-unavailable", {
             expected: "404 with error last-event-id-unavailable",
             actual: said(resumed.res),
+            kind: refusalKind(resumed.res, UNAVAILABLE, false),
           });
           return;
         }
@@ -293,6 +329,7 @@ export const streamChecks = [
         c.check("CMD-STREAM-RESUME", resumed.res.status === 200 && found.length === 0, {
           expected: `the two parts join to one whole stream: each of the ${ACCOUNTS} accounts once, one command-complete with the right total, no event twice`,
           actual: `${said(resumed.res)}: ${found.join("; ")}; ids ${quote(ids, 600)}`,
+          kind: resumed.res.status !== 200 ? "wrong-status" : problemsKind(joinedEvents, made),
         });
       } finally {
         await k.remove(...made);
@@ -320,7 +357,12 @@ export const streamChecks = [
         events.length === 1 &&
         events[0]?.event === "command-complete" &&
         eventJson(events[0])?.total_accounts === 0;
+      const complete = events.find((e) => e.event === "command-complete");
       c.check("CMD-STREAM-EMPTY", only, {
+        kind:
+          complete === undefined || eventJson(complete)?.total_accounts === undefined
+            ? "missing"
+            : "wrong-value",
         expected: "exactly one event: command-complete with total_accounts 0",
         actual:
           events
@@ -351,6 +393,8 @@ export const streamChecks = [
         "CMD-STREAM-ERROR-EVENT",
         err !== undefined && typeof eventJson(err)?.error_description === "string",
         {
+          kind:
+            err === undefined || eventJson(err)?.error_description === undefined ? "missing" : "wrong-value",
           expected: "an error event with error_description",
           actual:
             events

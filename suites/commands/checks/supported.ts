@@ -1,7 +1,21 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { CommandsProfile } from "../profile.js";
-import { ASYNC, body, CommandClient, LIFECYCLE, refusal, said, TENANT_COMMANDS } from "../client.js";
+import { kindRank, type FindingKind } from "../../../src/engine/finding-kind.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { ASYNC, body, CommandClient, isError, LIFECYCLE, refusal, said, TENANT_COMMANDS } from "../client.js";
+
+/**
+ * The kind of a disagreement with commands_supported: a command listed but refused, or one left
+ * out that the RP acts on (a 2xx, or 409 incompatible_state: it knows the command), is a wrong
+ * list; one left out that the RP refuses with 400 and another error, the wrong code; any other
+ * answer to it, the wrong status.
+ */
+function listingKind(listed: boolean, res: HttpResponse): FindingKind {
+  if (listed || (res.status >= 200 && res.status < 300) || isError(res, 409, "incompatible_state"))
+    return "wrong-value";
+  return res.status === 400 && typeof body(res).error === "string" ? "wrong-code" : "wrong-status";
+}
 
 /** specs/002 area A Errors (unsupported_command) and Metadata Response (commands_supported). */
 export const supportedChecks = [
@@ -24,6 +38,7 @@ export const supportedChecks = [
       // refused as unsupported, others must be. Account commands go to an account that does not
       // exist (409 at most); tenant commands to a tenant of this run with no accounts.
       const wrong: string[] = [];
+      let kind: FindingKind = "wrong-value";
       try {
         // Activate last (then activate_async meets an existing account): before it every account
         // command meets an account that does not exist.
@@ -48,10 +63,13 @@ export const supportedChecks = [
             label: `${command} (${list.includes(command) ? "listed" : "not listed"})`,
           });
           const refused = body(res).error === "unsupported_command";
-          if (list.includes(command) === refused)
+          if (list.includes(command) === refused) {
             wrong.push(
               `${command}: ${list.includes(command) ? "listed but refused" : "not listed but answered"} ${said(res)}`,
             );
+            const k = listingKind(list.includes(command), res);
+            if (kindRank(k) < kindRank(kind)) kind = k;
+          }
         }
       } finally {
         await k.remove(made);
@@ -59,6 +77,7 @@ export const supportedChecks = [
       c.check("CMD-SUPPORTED-CONSISTENT", wrong.length === 0, {
         expected: "unsupported_command exactly for the commands commands_supported leaves out",
         actual: wrong.join("; "),
+        kind,
       });
     },
   }),

@@ -6,6 +6,7 @@ import {
   tokenAttacks,
   type TokenAttackId,
 } from "../../../src/engine/token-attacks.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CommandsProfile } from "../profile.js";
 import { CommandClient, refusal, said, type SendOptions } from "../client.js";
@@ -69,6 +70,10 @@ async function refused(
   c.check(id, r.ok, r.details);
   return res;
 }
+
+/** A replay that was not refused: acted on again (2xx), or answered otherwise (a redirect, a 5xx). */
+const replayKind = (res: HttpResponse): FindingKind =>
+  res.status >= 200 && res.status < 300 ? "accepted" : "wrong-status";
 
 /** specs/002 area A Command Token, Authentication and Errors: invalid tokens are refused. */
 export const tokenChecks = [
@@ -323,6 +328,7 @@ export const tokenChecks = [
       c.check("CMD-TOKEN-REPLAY", again.status >= 400 && again.status < 500, {
         expected: "the replay refused (4xx)",
         actual: said(again),
+        kind: replayKind(again),
       });
       // A token in the last seconds of its life is still one use only: the RP keeps its jti for as
       // long as it would accept the token, not a fixed margin shorter than that.
@@ -343,6 +349,7 @@ export const tokenChecks = [
       c.check("CMD-TOKEN-REPLAY", lateAgain.status >= 400 && lateAgain.status < 500, {
         expected: "the replay of a token expiring in 20 s refused (4xx)",
         actual: said(lateAgain),
+        kind: replayKind(lateAgain),
       });
     },
   }),
