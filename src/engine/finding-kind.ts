@@ -27,6 +27,17 @@ export const FINDING_KIND_TEXT: Record<FindingKind, string> = {
   "wrong-value": "well-formed, with a value or state the document does not allow",
 };
 
+/** One thing wrong with what a target sent, with the kind of violation it is. */
+export interface KindedProblem {
+  readonly kind: FindingKind;
+  readonly text: string;
+}
+
+/** Of several kinds, the one a reader must see first (an acceptance before anything else). */
+export function firstKind(kinds: readonly FindingKind[]): FindingKind | undefined {
+  return [...kinds].sort((a, b) => kindRank(a) - kindRank(b))[0];
+}
+
 /** A kind a security review reads first. */
 export function isSecurityKind(kind: FindingKind | undefined): boolean {
   return kind === "accepted";
@@ -57,7 +68,8 @@ const ERROR_CODE =
 const ABSENT =
   /^\(?(?:(?:absent|missing|none|nothing|no value|not present|not sent|undefined|null)\)?\.?$|nothing (?:arrived|came|was sent)\b|(?:no|without) [\w -]*\b(?:member|header|claim|field|parameter|attribute|value|body|event|message|answer|notification|token|location|link|cookie)s?\b|no [\w$.-]+(?:$|[:;,)]))/i;
 /** "WWW-Authenticate null", "schemas null, status null", "userName: null": a named value absent. */
-const NAMED_ABSENT = /(?:^|[\s,;(])[A-Za-z_$][\w$.-]*:? (?:null|absent|undefined|\(absent\))(?=$|[,;)\s])/i;
+const NAMED_ABSENT =
+  /(?:^|[\s,;(])[A-Za-z_$][\w$.-]*:? (?:null|absent|undefined|\(absent\)|\(none\))(?=$|[,;)\s])/i;
 const ABSENT_MESSAGE = /\b(?:is|are) (?:missing|absent)\b|\blacks?\b|\bgave no answer\b|\bno answer\b/i;
 const MALFORMED =
   /\bnot (?:valid )?JSON\b|\bnot an? (?:JSON|object|array|string|number|integer|boolean|URL|URI|JWT|JWS|JWE|date|timestamp)\b|\bmalformed\b|\bdoes not parse\b|\bunparsable\b|\bcannot be parsed\b|\bnot base64|\binvalid JSON\b|\bnot a compact\b|\bnot (?:a )?(?:well-formed|valid (?:URL|URI|date))\b/i;
@@ -79,7 +91,11 @@ export function inferKind(
   },
   status?: number,
 ): FindingKind {
-  const expected = d.expected ?? "";
+  // Numbers inside URLs and addresses (127.0.0.1, a port, a path) are no statuses.
+  const expected = (d.expected ?? "").replace(
+    /\b[a-z][a-z0-9+.-]*:\/\/\S+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?/gi,
+    " ",
+  );
   const actual = (d.actual ?? "").trim();
   const head = actual.slice(0, 80);
   const message = d.message ?? "";

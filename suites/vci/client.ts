@@ -1,6 +1,7 @@
 import type { CheckContext } from "../../src/engine/check.js";
 import { SetupError } from "../../src/engine/errors.js";
 import { quote } from "../../src/engine/quote.js";
+import { firstKind, type FindingKind, type KindedProblem } from "../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../src/http/client.js";
 import { MockClient } from "../../src/http/mock-control.js";
 import {
@@ -142,19 +143,52 @@ export const isJwtType = (res: HttpResponse): boolean =>
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Decides `requirement` on a list of problems found: met when there is none, else each named. */
+/** One problem found, with the kind of violation it is (src/engine/finding-kind.ts). */
+export type Problem = KindedProblem;
+
+/** A problem of `kind` described by `text`. */
+export const problem = (kind: FindingKind, text: string): Problem => ({ kind, text });
+
+/**
+ * Decides `requirement` on a list of problems found: met when there is none, else each named.
+ * The finding's kind is the first (`firstKind`) of the problems that carry one; read from the
+ * texts (`inferKind`) when none does.
+ */
 export function noProblems(
   c: Ctx,
   requirement: string,
-  problems: readonly string[],
+  problems: readonly (string | Problem)[],
   expected: string,
   res?: HttpResponse,
 ): void {
+  const kind = firstKind(problems.flatMap((p) => (typeof p === "string" ? [] : [p.kind])));
   c.check(requirement, problems.length === 0, {
     expected,
-    actual: problems.join("; ") || "as expected",
+    actual: problems.map((p) => (typeof p === "string" ? p : p.text)).join("; ") || "as expected",
     ...(res ? { res } : {}),
+    ...(kind !== undefined ? { kind } : {}),
   });
+}
+
+/**
+ * The kind of a violated rule that `res` be a refusal with `status` (and an error code): a 2xx
+ * is an acceptance, another status `wrong-status`, the right status `wrong-code` (its error code
+ * is another one, or none: the error format is the observers' to judge).
+ */
+export function refusalKind(res: HttpResponse, status = 400): FindingKind {
+  if (res.status >= 200 && res.status < 300) return "accepted";
+  return res.status === status ? "wrong-code" : "wrong-status";
+}
+
+/**
+ * The kind of a violated rule that `res` be a 401 with a Bearer challenge (RFC 6750 §3): a 2xx
+ * is an acceptance, another status `wrong-status`, no WWW-Authenticate `missing`, a challenge
+ * that is not the one asked for `wrong-value`.
+ */
+export function challengeKind(res: HttpResponse): FindingKind {
+  if (res.status >= 200 && res.status < 300) return "accepted";
+  if (res.status !== 401) return "wrong-status";
+  return (res.header("www-authenticate") ?? "").trim() === "" ? "missing" : "wrong-value";
 }
 
 /** A credential response read by the Wallet: decrypted when it came encrypted. */

@@ -1,4 +1,5 @@
 import { defineObserver, type ObservedExchange } from "../../src/engine/observer.js";
+import { firstKind, type FindingKind, type KindedProblem } from "../../src/engine/finding-kind.js";
 import { quote } from "../../src/engine/quote.js";
 import { prefix } from "../../src/http/client.js";
 import type { VciProfile } from "./profile.js";
@@ -16,6 +17,13 @@ const typeIs = (ex: ObservedExchange, t: string): boolean =>
   new RegExp(`^${t.replace("/", "\\/")}\\s*(;|$)`, "i").test(ex.header("content-type") ?? "");
 const errorOf = (ex: ObservedExchange): unknown =>
   ex.json !== null && typeof ex.json === "object" ? (ex.json as { error?: unknown }).error : undefined;
+type Problem = KindedProblem;
+/** The kind a reader must see first among the problems (there is at least one). */
+const worstOf = (problems: readonly Problem[]): FindingKind =>
+  firstKind(problems.map((p) => p.kind)) ?? "wrong-value";
+/** A header that lacks a required value: absent, or present with other values. */
+const headerKind = (ex: ObservedExchange, name: string): FindingKind =>
+  ex.header(name) === undefined ? "missing" : "wrong-value";
 const ALLOWED_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 const ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/;
 
@@ -56,6 +64,7 @@ export const vciObservers = [
             message: `the ${ex.status} token response to ${ex.label ?? "a token request"} is cacheable`,
             expected: "Cache-Control: no-store",
             actual: ex.header("cache-control") ?? "(no Cache-Control)",
+            kind: headerKind(ex, "cache-control"),
           },
   }),
   defineObserver<VciProfile>({
@@ -65,16 +74,42 @@ export const vciObservers = [
     requirement: "VCI-TOKEN-ERROR-FORMAT",
     applies: (ex) => ex.tags.includes(TAG.token) && ex.status >= 400 && ex.status < 500,
     judge: (ex) => {
-      const problems = [
-        ...(ex.status !== 400 ? [`status ${ex.status}`] : []),
-        ...(typeIs(ex, "application/json") ? [] : [`Content-Type ${ex.header("content-type") ?? "(none)"}`]),
+      const problems: Problem[] = [
+        ...(ex.status !== 400 ? [{ kind: "wrong-status" as const, text: `status ${ex.status}` }] : []),
+        ...(typeIs(ex, "application/json")
+          ? []
+          : [
+              {
+                kind: headerKind(ex, "content-type"),
+                text: `Content-Type ${ex.header("content-type") ?? "(none)"}`,
+              },
+            ]),
         // RFC 6749 §5.2: error = 1*NQSCHAR, a code of one character or more.
         ...(typeof errorOf(ex) === "string" && errorOf(ex) !== ""
           ? []
-          : [`error ${quote(errorOf(ex) ?? null)}`]),
-        ...(noStore(ex) ? [] : [`Cache-Control ${ex.header("cache-control") ?? "(none)"}`]),
+          : [
+              {
+                kind: errorOf(ex) === undefined ? ("missing" as const) : ("malformed" as const),
+                text: `error ${quote(errorOf(ex) ?? null)}`,
+              },
+            ]),
+        ...(noStore(ex)
+          ? []
+          : [
+              {
+                kind: headerKind(ex, "cache-control"),
+                text: `Cache-Control ${ex.header("cache-control") ?? "(none)"}`,
+              },
+            ]),
         // RFC 6749 §5.2: error_description MUST NOT include characters outside %x20-21 / %x23-5B / %x5D-7E.
-        ...(descriptionOk(ex) ? [] : ["error_description is no string of %x20-21 / %x23-5B / %x5D-7E"]),
+        ...(descriptionOk(ex)
+          ? []
+          : [
+              {
+                kind: "malformed" as const,
+                text: "error_description is no string of %x20-21 / %x23-5B / %x5D-7E",
+              },
+            ]),
       ];
       return problems.length === 0
         ? undefined
@@ -82,7 +117,8 @@ export const vciObservers = [
             message: `the token error answering ${ex.label ?? "a token request"} is not in the token error format`,
             expected:
               "400 application/json with error, error_description of allowed characters, Cache-Control: no-store",
-            actual: problems.join("; "),
+            actual: problems.map((p) => p.text).join("; "),
+            kind: worstOf(problems),
           };
     },
   }),
@@ -98,6 +134,7 @@ export const vciObservers = [
             message: `the ${ex.status} nonce response to ${ex.label ?? "a nonce request"} is cacheable`,
             expected: "Cache-Control: no-store",
             actual: ex.header("cache-control") ?? "(no Cache-Control)",
+            kind: headerKind(ex, "cache-control"),
           },
   }),
   defineObserver<VciProfile>({
@@ -114,12 +151,13 @@ export const vciObservers = [
       return problems.length === 0
         ? undefined
         : {
+            kind: worstOf(problems),
             message: `the ${ex.status} credential error answering ${ex.label ?? "a credential request"} is malformed`,
             expected:
               ex.status === 400
                 ? 'a 400 application/json body {"error": string, "error_description"?: printable ASCII without " and \\}'
                 : 'an unencrypted body whose error and error_description, where present, are printable ASCII without " and \\',
-            actual: problems.join("; "),
+            actual: problems.map((p) => p.text).join("; "),
           };
     },
   }),
@@ -144,19 +182,27 @@ export const vciObservers = [
   }),
 ];
 
-/** What is wrong with a credential error's body (public §8.3.1; RFC 6749 §5.2 character sets). */
-export function credentialErrorProblems(ex: ObservedExchange): string[] {
-  const problems: string[] = [];
-  if (typeIs(ex, "application/jwt")) return ["the error is application/jwt (errors are never encrypted)"];
+/** What is wrong with a credential error's body (public §8.3.1; RFC 6749 §5.2 character sets), each with its kind. */
+export function credentialErrorProblems(ex: ObservedExchange): Problem[] {
+  const problems: Problem[] = [];
+  const add = (kind: FindingKind, text: string): void => void problems.push({ kind, text });
+  if (typeIs(ex, "application/jwt"))
+    return [{ kind: "wrong-value", text: "the error is application/jwt (errors are never encrypted)" }];
   const body =
     ex.json !== null && typeof ex.json === "object" && !Array.isArray(ex.json)
       ? (ex.json as Record<string, unknown>)
       : undefined;
   if (ex.status === 400) {
     if (!typeIs(ex, "application/json"))
-      problems.push(`Content-Type is ${ex.header("content-type") ?? "absent"}, not application/json`);
+      add(
+        headerKind(ex, "content-type"),
+        `Content-Type is ${ex.header("content-type") ?? "absent"}, not application/json`,
+      );
     if (typeof body?.error !== "string" || body.error === "")
-      problems.push(`error is ${quote(body?.error ?? null)}, not a non-empty string`);
+      add(
+        body?.error === undefined ? "missing" : "malformed",
+        `error is ${quote(body?.error ?? null)}, not a non-empty string`,
+      );
   } else if (body === undefined) {
     // Beyond 400 the document names no body: one that is no JSON object (a proxy's page) says nothing of the OAuth members.
     return [];
@@ -164,11 +210,13 @@ export function credentialErrorProblems(ex: ObservedExchange): string[] {
   // RFC 6749 §5.2: neither error nor error_description has characters outside %x20-21 / %x23-5B / %x5D-7E.
   const e = body?.error;
   if (typeof e === "string" && e !== "" && !ERROR_CODE.test(e))
-    problems.push(`error ${quote(prefix(e, 80))} has characters outside %x20-21 / %x23-5B / %x5D-7E`);
-  if (e !== undefined && typeof e !== "string" && ex.status !== 400) problems.push("error is not a string");
+    add("malformed", `error ${quote(prefix(e, 80))} has characters outside %x20-21 / %x23-5B / %x5D-7E`);
+  if (e !== undefined && typeof e !== "string" && ex.status !== 400)
+    add("malformed", "error is not a string");
   const d = body?.error_description;
   if (d !== undefined && (typeof d !== "string" || !ALLOWED_DESCRIPTION.test(d)))
-    problems.push(
+    add(
+      "malformed",
       typeof d === "string"
         ? `error_description has characters outside %x20-21 / %x23-5B / %x5D-7E (${unsafeShown(d)})`
         : "error_description is not a string",

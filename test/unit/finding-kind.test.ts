@@ -5,6 +5,19 @@ import { inferKind, kindRank } from "../../src/engine/finding-kind.js";
 describe("finding kinds read from what a check expected and what came (issue 12 item 5)", () => {
   it.each([
     [
+      "numbers in a URL are no statuses",
+      {
+        expected: "a redirect to http://127.0.0.1:4011/callback with state",
+        actual: "302 to the callback, state null",
+      },
+      "missing",
+    ],
+    [
+      "a header read as (none)",
+      { expected: "Cache-Control: no-store", actual: "Cache-Control (none)" },
+      "missing",
+    ],
+    [
       "a parenthesised absence",
       { expected: "Cache-Control: no-store", actual: "(no Cache-Control)" },
       "missing",

@@ -6,8 +6,9 @@ import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
 import { BrowserStepError, BrowserUnreachableError, WalletError } from "../../../mocks/wallet/errors.js";
 import { pkce } from "../../../mocks/wallet/pkce.js";
 import type { VciProfile } from "../profile.js";
-import { body, isError, said, Vci, type Ctx } from "../client.js";
+import { body, isError, refusalKind, said, Vci, type Ctx } from "../client.js";
 import type { Details } from "../../../src/engine/check.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 
 /** The result of one authorization in the browser: a code, or why there is none (and the answer that shows it). */
@@ -18,6 +19,8 @@ type Authorized =
       readonly expected: string;
       readonly actual: string;
       readonly res?: HttpResponse;
+      /** The kind of the finding, where the failure says it (else read from the texts). */
+      readonly kind?: FindingKind;
     };
 
 /** `html` without its script and style elements (a linear scan: the page is the target's). */
@@ -75,10 +78,18 @@ async function refusedUpFront(c: Ctx, url: string, redirectUri: string): Promise
       expected,
       actual: `${res.status} to the redirect_uri with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`,
       res,
+      // A valid request refused: an error answer where a login page was due.
+      kind: "wrong-status",
     };
   }
   if (res.status < 400) return undefined;
-  return { code: undefined, expected, actual: `HTTP ${res.status}: ${pageShown(res)}`, res };
+  return {
+    code: undefined,
+    expected,
+    actual: `HTTP ${res.status}: ${pageShown(res)}`,
+    res,
+    kind: "wrong-status",
+  };
 }
 
 /**
@@ -174,6 +185,8 @@ async function authorize(c: Ctx, v: Vci): Promise<Authorized> {
         : error !== null
           ? `redirect from ${from} with error ${quote(error, 100)}${description !== null ? `, error_description ${quote(description, 200)}` : ""}`
           : `redirect from ${from} with no code`,
+    // Another state; the valid request refused with an error; or no code at all.
+    kind: code !== null ? "wrong-value" : error !== null ? "wrong-status" : "missing",
   };
 }
 
@@ -262,6 +275,7 @@ export const authorizationChecks = [
           expected: got.expected,
           actual: got.actual,
           ...(got.res ? { res: got.res } : {}),
+          ...(got.kind ? { kind: got.kind } : {}),
         });
         return;
       }
@@ -288,6 +302,12 @@ export const authorizationChecks = [
               ? `authorization_details ${quote(b.authorization_details ?? null)}`
               : said(res),
           res,
+          kind:
+            res.status !== 200
+              ? "wrong-status"
+              : b.access_token !== undefined && typeof b.access_token !== "string"
+                ? "malformed"
+                : "missing",
         },
       );
       const key = await v.keyFor(conf);
@@ -300,6 +320,16 @@ export const authorizationChecks = [
         expected: "200 with credentials for the credential_identifier",
         actual: reply.decryptError ?? said(reply.res),
         res: reply.res,
+        kind:
+          reply.res.status !== 200
+            ? "wrong-status"
+            : reply.decryptError !== undefined
+              ? "malformed"
+              : creds === undefined
+                ? "missing"
+                : Array.isArray(creds)
+                  ? "wrong-value"
+                  : "malformed",
       });
     },
   }),
@@ -340,6 +370,7 @@ export const authorizationChecks = [
           expected: `${what}: 400 invalid_grant`,
           actual: said(res),
           res,
+          kind: refusalKind(res),
         });
       };
 
@@ -443,6 +474,8 @@ export const authorizationChecks = [
             expected: `an Authorization Request ${p.label}: an error page, no redirect to that redirect_uri`,
             actual: `${res.status} to ${quote(location, 200)}`,
             res,
+            // The untrusted redirect_uri was used: an open redirector (RFC 6749 §4.1.2.1, §10.15).
+            kind: "accepted",
           };
         return undefined;
       });
@@ -452,8 +485,15 @@ export const authorizationChecks = [
         const res = await sendAuthorize(c, endpoint, base, p.set, `authorization request ${p.label}`);
         const expected = `an Authorization Request ${p.label}: a redirect to ${redirectUri} with error ${p.errors.join(" or ")}, state and no code`;
         const location = res.header("location");
+        // Not refused by redirect to the redirect_uri: another answer (an error page, a page or
+        // a redirect elsewhere, which this request cannot tell from the flow going on).
         if (!(res.status >= 300 && res.status < 400) || !pointsAt(location, endpoint, redirectUri))
-          return { expected, actual: `${said(res)}${location ? ` to ${quote(location, 200)}` : ""}`, res };
+          return {
+            expected,
+            actual: `${said(res)}${location ? ` to ${quote(location, 200)}` : ""}`,
+            res,
+            kind: "wrong-status",
+          };
         const back = new URL(location!, endpoint).searchParams;
         const error = back.get("error");
         if (error === null || !p.errors.includes(error) || back.get("state") !== state || back.has("code"))
@@ -461,6 +501,16 @@ export const authorizationChecks = [
             expected,
             actual: `${res.status} with error ${quote(error)}, state ${back.get("state") === state ? "the same" : quote(back.get("state"))}${back.has("code") ? " and a code" : ""}`,
             res,
+            // A code for a request it must refuse; then no error, another error, no or another state.
+            kind: back.has("code")
+              ? "accepted"
+              : error === null
+                ? "missing"
+                : !p.errors.includes(error)
+                  ? "wrong-code"
+                  : back.get("state") === null
+                    ? "missing"
+                    : "wrong-value",
           };
         return undefined;
       };

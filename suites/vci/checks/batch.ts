@@ -131,6 +131,7 @@ export const batchChecks = [
         expected: `200 with ${n} credentials for ${n} proofs (batch_size ${n})`,
         actual: said(r.res),
         res: r.res,
+        kind: "wrong-status",
       });
       if (r.decryptError !== undefined)
         c.skip(

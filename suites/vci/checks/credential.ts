@@ -1,6 +1,16 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import type { VciProfile } from "../profile.js";
-import { body, isError, needsProof, said, Vci, type Ctx, type Json } from "../client.js";
+import {
+  body,
+  challengeKind,
+  isError,
+  needsProof,
+  refusalKind,
+  said,
+  Vci,
+  type Ctx,
+  type Json,
+} from "../client.js";
 import {
   baseline,
   credentialValues,
@@ -34,6 +44,7 @@ async function issueAndJudge(
     expected: `200 with a ${s.id} credential for a request with a valid jwt proof`,
     actual: said(r.res),
     res: r.res,
+    kind: "wrong-status" as const,
   };
   if (first) c.require("VCI-CRED-ISSUE", r.res.status === 200, det);
   else if (!c.check("VCI-CRED-ISSUE", r.res.status === 200, det)) return;
@@ -44,11 +55,18 @@ async function issueAndJudge(
     return;
   }
   const problems = shapeProblems(r.body, bound ? 1 : 0);
+  const list = r.body.credentials;
   c.check("VCI-CRED-RESPONSE-SHAPE", problems.length === 0, {
     expected:
       "credentials: a non-empty array of {credential} objects, at most one per proof; notification_id a string when present; no transaction_id",
     actual: problems.join("; "),
     res: r.res,
+    // No credentials member at all, or one that is no array; the other problems read from the text.
+    ...(list === undefined
+      ? { kind: "missing" as const }
+      : !Array.isArray(list)
+        ? { kind: "malformed" as const }
+        : {}),
   });
   await judgeCredentials(c, {
     id: s.id,
@@ -131,6 +149,7 @@ export const credentialChecks = [
         expected: "200 for a second Credential Request with the same access token (new key, new nonce)",
         actual: said(two.res),
         res: two.res,
+        kind: "wrong-status",
       });
     },
   }),
@@ -153,6 +172,7 @@ export const credentialChecks = [
           "200: the unknown member idconform_unknown_member is ignored (the same request without it succeeds)",
         actual: said(r.res),
         res: r.res,
+        kind: "wrong-status",
       });
     },
   }),
@@ -343,6 +363,7 @@ export const credentialChecks = [
         expected: "401 with WWW-Authenticate: Bearer ...",
         actual: `${said(none.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
         res: none.res,
+        kind: challengeKind(none.res),
       });
       const forged = stranger("idc");
       c.secret(forged, "UNKNOWN_ACCESS_TOKEN");
@@ -354,6 +375,7 @@ export const credentialChecks = [
         expected: '401 with WWW-Authenticate (RFC 6750: Bearer error="invalid_token")',
         actual: `${said(bad.res)}; WWW-Authenticate ${badChallenge ? badChallenge.slice(0, 120) : "absent"}`,
         res: bad.res,
+        kind: challengeKind(bad.res),
       });
       if (bad.res.status === 401 && !/invalid_token/.test(badChallenge))
         c.note('the 401 for an unknown token does not say error="invalid_token" in its challenge');
@@ -384,6 +406,7 @@ export const credentialChecks = [
           expected: `200: the auth-scheme is case-insensitive (RFC 7235 §2.1) and "Bearer" 1*SP b64token (RFC 6750 §2.1) allows ${spaces.length} space(s)`,
           actual: said(r.res),
           res: r.res,
+          kind: "wrong-status",
         });
       }
       const s = await session(v);
@@ -396,6 +419,8 @@ export const credentialChecks = [
           "400 or 401: a header with more after the token is no Bearer credential (RFC 6750 §2.1, §3.1)",
         actual: said(trailing.res),
         res: trailing.res,
+        // 400 and 401 meet it: a 2xx took the header as a credential, anything else is another status.
+        kind: refusalKind(trailing.res),
       });
       for (const [what, authorization] of [
         ["without an access token", undefined],
@@ -417,6 +442,7 @@ export const credentialChecks = [
               "401 with a Bearer challenge naming no error (RFC 6750 §3: a challenge when no access token is given; §3.1: no error code when the request has no authentication information or another method)",
             actual: `${said(r.res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
             res: r.res,
+            kind: challengeKind(r.res),
           },
         );
       }

@@ -1,7 +1,17 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
-import { isError, needsProof, said, Vci, type CredentialReply, type Ctx } from "../client.js";
+import {
+  challengeKind,
+  isError,
+  isObject,
+  needsProof,
+  refusalKind,
+  said,
+  Vci,
+  type CredentialReply,
+  type Ctx,
+} from "../client.js";
 import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
 import { credentialValues, stranger } from "../session.js";
 
@@ -68,6 +78,16 @@ export const deferredChecks = [
           expected: "202 with transaction_id and a positive interval, without credentials",
           actual: first.decryptError ?? `${first.res.status} ${quote(b)}`,
           res: first.res,
+          kind:
+            first.res.status !== 202
+              ? "wrong-status"
+              : first.decryptError !== undefined || (!first.encrypted && !isObject(first.res.json))
+                ? "malformed"
+                : b.transaction_id === undefined || b.interval === undefined
+                  ? "missing"
+                  : typeof b.transaction_id !== "string" || typeof b.interval !== "number"
+                    ? "malformed"
+                    : "wrong-value",
         },
       );
       // The first answer decides VCI-DEFERRED-202 whole, whatever the polls bring.
@@ -105,6 +125,16 @@ export const deferredChecks = [
         expected: "200 with credentials",
         actual: done.decryptError ?? said(done.res),
         res: done.res,
+        kind:
+          done.res.status !== 200
+            ? "wrong-status"
+            : done.decryptError !== undefined
+              ? "malformed"
+              : creds === undefined
+                ? "missing"
+                : Array.isArray(creds)
+                  ? "wrong-value"
+                  : "malformed",
       });
       // What a deferred delivery hands over is held to what an immediate one is.
       await judgeCredentials(c, {
@@ -124,6 +154,7 @@ export const deferredChecks = [
         expected: "400 invalid_transaction_id",
         actual: again.res.status === 200 ? "200: delivered again" : said(again.res),
         res: again.res,
+        kind: refusalKind(again.res),
       });
     },
   }),
@@ -169,6 +200,7 @@ export const deferredChecks = [
           expected: `a deferred request ${what}: 401 with WWW-Authenticate: Bearer`,
           actual: `${said(res)}; WWW-Authenticate ${challenge ? challenge.slice(0, 120) : "absent"}`,
           res,
+          kind: challengeKind(res),
         });
         if (token !== undefined && res.status === 401 && !/invalid_token/.test(challenge))
           c.note('the 401 for an unknown token does not say error="invalid_token" in its challenge');
@@ -187,6 +219,7 @@ export const deferredChecks = [
           expected: "400 invalid_credential_request (or invalid_transaction_id)",
           actual: said(missing.res),
           res: missing.res,
+          kind: refusalKind(missing.res),
         },
       );
 
@@ -203,6 +236,8 @@ export const deferredChecks = [
         actual:
           status === 200 || status === 202 ? `${status}: served to another access token` : said(foreign.res),
         res: foreign.res,
+        // Any 4xx meets it: a 2xx served the transaction, anything else is another status.
+        kind: refusalKind(foreign.res),
       });
     },
   }),

@@ -99,12 +99,15 @@ export const encryptionChecks = [
           expected: `200 for a valid request asking for an ECDH-ES response with ${what}, which the metadata advertises`,
           actual: said(r.res),
           res: r.res,
+          kind: "wrong-status",
         });
       for (const { enc, what, r } of issued) {
         c.check("VCI-ENC-RESPONSE", isJwtType(r.res), {
           expected: `Content-Type application/jwt: the response encrypted as asked (${what})`,
           actual: `Content-Type ${r.res.header("content-type") ?? "absent"}, not encrypted: ${said(r.res)}`,
           res: r.res,
+          // Whatever its Content-Type, the response came in the clear where an encrypted one was asked.
+          kind: "wrong-value",
         });
         if (!isJwtType(r.res)) continue;
         c.check("VCI-ENC-RESPONSE", r.decryptError === undefined, {
@@ -117,6 +120,7 @@ export const encryptionChecks = [
           expected: `JWE protected header enc ${enc}, as requested`,
           actual: h ? `enc ${quote(h.enc)}, alg ${quote(h.alg)}` : "no readable JWE protected header",
           res: r.res,
+          kind: h === undefined ? "malformed" : h.enc === undefined ? "missing" : "wrong-value",
         });
         if (r.decryptError === undefined && !Array.isArray(r.body.credentials))
           c.note(

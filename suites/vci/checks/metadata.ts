@@ -15,7 +15,9 @@ import {
   Vci,
   type Json,
   noProblems,
+  problem,
   type Ctx,
+  type Problem,
 } from "../client.js";
 
 const ENDPOINTS = [
@@ -82,26 +84,36 @@ function duplicateLocales(display: unknown): string[] {
   return [...twice];
 }
 
+/** A member that must be a string: absent, or present as another JSON type. */
+const notString = (v: unknown): Problem["kind"] => (v === undefined ? "missing" : "malformed");
+
 /** Shape problems of a display array: non-empty, names where required, a uri in every image. */
-function displayProblems(where: string, display: unknown, nameRequired: boolean): string[] {
+function displayProblems(where: string, display: unknown, nameRequired: boolean): Problem[] {
   if (display === undefined) return [];
-  if (!Array.isArray(display) || display.length === 0) return [`${where} is not a non-empty array`];
-  const out: string[] = [];
+  if (!Array.isArray(display) || display.length === 0)
+    return [
+      problem(Array.isArray(display) ? "wrong-value" : "malformed", `${where} is not a non-empty array`),
+    ];
+  const out: Problem[] = [];
   display.forEach((d, i) => {
-    if (!isObject(d)) return void out.push(`${where}[${i}] is not an object`);
+    if (!isObject(d)) return void out.push(problem("malformed", `${where}[${i}] is not an object`));
     if (nameRequired ? typeof d.name !== "string" : d.name !== undefined && typeof d.name !== "string")
-      out.push(`${where}[${i}].name is ${nameRequired ? "missing or " : ""}not a string`);
+      out.push(
+        problem(notString(d.name), `${where}[${i}].name is ${nameRequired ? "missing or " : ""}not a string`),
+      );
     if (d.locale !== undefined && !(typeof d.locale === "string" && LANGUAGE_TAG.test(d.locale)))
-      out.push(`${where}[${i}].locale ${quote(d.locale)} is not a language tag`);
+      out.push(problem("malformed", `${where}[${i}].locale ${quote(d.locale)} is not a language tag`));
     for (const color of ["background_color", "text_color"])
       if (d[color] !== undefined && !(typeof d[color] === "string" && d[color].trim() !== ""))
-        out.push(`${where}[${i}].${color} ${quote(d[color])} is not a color value`);
+        out.push(problem("malformed", `${where}[${i}].${color} ${quote(d[color])} is not a color value`));
     for (const img of ["logo", "background_image"]) {
       const o = d[img];
       if (o !== undefined && !(isObject(o) && typeof o.uri === "string"))
-        out.push(`${where}[${i}].${img} has no uri string`);
+        out.push(
+          problem(isObject(o) ? notString(o.uri) : "malformed", `${where}[${i}].${img} has no uri string`),
+        );
       else if (o !== undefined && !URL.canParse(o.uri as string))
-        out.push(`${where}[${i}].${img}.uri ${quote(o.uri)} is not a URI`);
+        out.push(problem("malformed", `${where}[${i}].${img}.uri ${quote(o.uri)} is not a URI`));
     }
   });
   return out;
@@ -112,50 +124,102 @@ const pathElement = (e: unknown): boolean =>
   typeof e === "string" || e === null || (Number.isInteger(e) && (e as number) >= 0);
 
 /** Shape problems of credential_metadata.claims: non-empty, each an object with a path and a well-formed display. */
-function claimsProblems(where: string, claims: unknown): string[] {
+function claimsProblems(where: string, claims: unknown): Problem[] {
   if (claims === undefined) return [];
-  if (!Array.isArray(claims) || claims.length === 0) return [`${where} is not a non-empty array`];
+  if (!Array.isArray(claims) || claims.length === 0)
+    return [
+      problem(Array.isArray(claims) ? "wrong-value" : "malformed", `${where} is not a non-empty array`),
+    ];
   return claims.flatMap((cl, i) => {
-    if (!isObject(cl)) return [`${where}[${i}] is not an object`];
+    if (!isObject(cl)) return [problem("malformed", `${where}[${i}] is not an object`)];
     const path = cl.path;
+    const kind =
+      path === undefined ? "missing" : Array.isArray(path) && path.length === 0 ? "wrong-value" : "malformed";
     const out =
       Array.isArray(path) && path.length > 0 && path.every(pathElement)
         ? []
-        : [`${where}[${i}].path ${quote(path ?? null)} is not a non-empty array of path elements`];
+        : [
+            problem(
+              kind,
+              `${where}[${i}].path ${quote(path ?? null)} is not a non-empty array of path elements`,
+            ),
+          ];
     return [...out, ...displayProblems(`${where}[${i}].display`, cl.display, false)];
   });
 }
 
-function encryptionProblems(m: Json): string[] {
-  const out: string[] = [];
+/** A member that must be a non-empty array of strings: absent, empty, or of another shape. */
+const notNames = (v: unknown): Problem["kind"] =>
+  v === undefined ? "missing" : Array.isArray(v) && v.length === 0 ? "wrong-value" : "malformed";
+
+function encryptionProblems(m: Json): Problem[] {
+  const out: Problem[] = [];
+  const notBoolean = (v: unknown): Problem["kind"] => (v === undefined ? "missing" : "malformed");
   const res = m.credential_response_encryption;
   if (res !== undefined) {
-    if (!isObject(res)) out.push("credential_response_encryption is not an object");
+    if (!isObject(res)) out.push(problem("malformed", "credential_response_encryption is not an object"));
     else {
       if (!nonEmptyStrings(res.alg_values_supported))
-        out.push("credential_response_encryption.alg_values_supported is not a non-empty array");
+        out.push(
+          problem(
+            notNames(res.alg_values_supported),
+            "credential_response_encryption.alg_values_supported is not a non-empty array",
+          ),
+        );
       if (!nonEmptyStrings(res.enc_values_supported))
-        out.push("credential_response_encryption.enc_values_supported is not a non-empty array");
+        out.push(
+          problem(
+            notNames(res.enc_values_supported),
+            "credential_response_encryption.enc_values_supported is not a non-empty array",
+          ),
+        );
       if (typeof res.encryption_required !== "boolean")
-        out.push("credential_response_encryption.encryption_required is not a boolean");
+        out.push(
+          problem(
+            notBoolean(res.encryption_required),
+            "credential_response_encryption.encryption_required is not a boolean",
+          ),
+        );
     }
   }
   const req = m.credential_request_encryption;
   if (req !== undefined) {
-    if (!isObject(req)) out.push("credential_request_encryption is not an object");
+    if (!isObject(req)) out.push(problem("malformed", "credential_request_encryption is not an object"));
     else {
       const keys = isObject(req.jwks) ? req.jwks.keys : undefined;
-      if (!Array.isArray(keys)) out.push("credential_request_encryption.jwks has no keys array");
+      if (!Array.isArray(keys))
+        out.push(
+          problem(
+            req.jwks === undefined || (isObject(req.jwks) && keys === undefined) ? "missing" : "malformed",
+            "credential_request_encryption.jwks has no keys array",
+          ),
+        );
       else {
         const kids = keys.map((k) => (isObject(k) ? k.kid : undefined));
         if (kids.some((k) => typeof k !== "string"))
-          out.push("a credential_request_encryption key has no kid");
-        if (new Set(kids).size !== kids.length) out.push("credential_request_encryption kids are not unique");
+          out.push(
+            problem(
+              kids.some((k) => k === undefined) ? "missing" : "malformed",
+              "a credential_request_encryption key has no kid",
+            ),
+          );
+        if (new Set(kids).size !== kids.length)
+          out.push(problem("wrong-value", "credential_request_encryption kids are not unique"));
       }
       if (!nonEmptyStrings(req.enc_values_supported))
-        out.push("credential_request_encryption.enc_values_supported is not a non-empty array");
+        out.push(
+          problem(
+            notNames(req.enc_values_supported),
+            "credential_request_encryption.enc_values_supported is not a non-empty array",
+          ),
+        );
       if (typeof req.encryption_required !== "boolean")
-        out.push("credential_request_encryption.encryption_required is not a boolean");
+        out.push(
+          problem(
+            notBoolean(req.encryption_required),
+            "credential_request_encryption.encryption_required is not a boolean",
+          ),
+        );
     }
   }
   return out;
@@ -230,6 +294,7 @@ export const metadataChecks = [
       c.require("VCI-META-WELL-KNOWN", res.status === 200, {
         expected: `200 at ${url} (the well-known segment inserted between host and path)`,
         actual: said(res),
+        kind: "wrong-status",
       });
       c.check("VCI-META-ACCEPT", !isJwtType(res), {
         expected: "Accept: application/json answered with JSON, not signed metadata",
@@ -238,6 +303,11 @@ export const metadataChecks = [
       c.require("VCI-META-JSON", isJsonType(res) && isObject(res.json), {
         expected: "a JSON object with Content-Type application/json",
         actual: `${res.header("content-type") ?? "(no Content-Type)"}${isObject(res.json) ? "" : `, body ${res.jsonError ?? "not an object"}`}`,
+        kind: !isObject(res.json)
+          ? "malformed"
+          : res.header("content-type") === undefined
+            ? "missing"
+            : "wrong-value",
       });
       const signed: string[] = [];
       for (const accept of PREFER_JSON) {
@@ -260,6 +330,7 @@ export const metadataChecks = [
       c.check("VCI-META-WELL-KNOWN", bare.status === 200, {
         expected: `200 at ${url} without an Accept header (every type acceptable, RFC 9110 §12.5.1)`,
         actual: said(bare),
+        kind: "wrong-status",
       });
       const m = body(res);
       c.check("VCI-META-ISSUER-MATCH", m.credential_issuer === v.issuer, {
@@ -274,6 +345,12 @@ export const metadataChecks = [
           expected:
             "credential_endpoint (URL string) and a non-empty credential_configurations_supported object",
           actual: `credential_endpoint ${quote(m.credential_endpoint ?? null)}, credential_configurations_supported ${isObject(confs) ? `${Object.keys(confs).length} entries` : quote(confs ?? null)}`,
+          kind:
+            m.credential_endpoint === undefined || confs === undefined
+              ? "missing"
+              : typeof m.credential_endpoint !== "string" || !isObject(confs)
+                ? "malformed"
+                : "wrong-value",
         },
       );
       judgeHttps(
@@ -287,6 +364,7 @@ export const metadataChecks = [
         c.check("VCI-META-AUTH-SERVERS", false, {
           expected: "authorization_servers absent, or a non-empty array of https identifiers",
           actual: quote(servers, 300),
+          kind: notNames(servers),
         });
       else
         judgeHttps(
@@ -305,6 +383,13 @@ export const metadataChecks = [
         c.check("VCI-META-BATCH-SIZE", Number.isInteger(size) && (size as number) >= 2, {
           expected: "batch_credential_issuance.batch_size an integer of at least 2",
           actual: quote(batch),
+          kind: !isObject(batch)
+            ? "malformed"
+            : size === undefined
+              ? "missing"
+              : Number.isInteger(size)
+                ? "wrong-value"
+                : "malformed",
         });
       }
       const displays: [string, unknown, boolean][] = [["display", m.display, false]];
@@ -353,20 +438,27 @@ export const metadataChecks = [
           "the metadata has no credential_configurations_supported: see VCI-META-REQUIRED",
           "dependency",
         );
-      const format: string[] = [];
+      const format: Problem[] = [];
       const together: string[] = [];
-      const binding: string[] = [];
-      const proofTypes: string[] = [];
+      const binding: Problem[] = [];
+      const proofTypes: Problem[] = [];
       for (const [id, conf] of Object.entries(confs)) {
         if (!isObject(conf)) {
-          format.push(`${id} is not an object`);
+          format.push(problem("malformed", `${id} is not an object`));
           continue;
         }
         // A format identifier and a scope value (RFC 6749 §3.3: 1*NQCHAR) are never empty.
         if (typeof conf.format !== "string" || conf.format === "")
-          format.push(`${id}.format is ${quote(conf.format ?? null)}`);
+          format.push(
+            problem(
+              conf.format === undefined ? "missing" : conf.format === "" ? "wrong-value" : "malformed",
+              `${id}.format is ${quote(conf.format ?? null)}`,
+            ),
+          );
         if (conf.scope !== undefined && (typeof conf.scope !== "string" || conf.scope === ""))
-          format.push(`${id}.scope is not a non-empty string`);
+          format.push(
+            problem(conf.scope === "" ? "wrong-value" : "malformed", `${id}.scope is not a non-empty string`),
+          );
         // Algorithm names (JWS) or numbers (COSE, for mso_mdoc): never an empty name.
         if (
           conf.credential_signing_alg_values_supported !== undefined &&
@@ -378,7 +470,15 @@ export const metadataChecks = [
             )
           )
         )
-          format.push(`${id}.credential_signing_alg_values_supported is not a non-empty array of algorithms`);
+          format.push(
+            problem(
+              Array.isArray(conf.credential_signing_alg_values_supported) &&
+                conf.credential_signing_alg_values_supported.length === 0
+                ? "wrong-value"
+                : "malformed",
+              `${id}.credential_signing_alg_values_supported is not a non-empty array of algorithms`,
+            ),
+          );
         const hasBinding = conf.cryptographic_binding_methods_supported !== undefined;
         const hasProofs = conf.proof_types_supported !== undefined;
         if (hasBinding !== hasProofs)
@@ -388,16 +488,27 @@ export const metadataChecks = [
         if (hasBinding) {
           const b = conf.cryptographic_binding_methods_supported;
           if (!nonEmptyStrings(b) || !(b as string[]).every((x) => BINDING.test(x)))
-            binding.push(`${id}: ${quote(b)}`);
+            // Names that are no binding method are other values; anything but a list of names, another shape.
+            binding.push(problem(nonEmptyStrings(b) ? "wrong-value" : notNames(b), `${id}: ${quote(b)}`));
         }
         if (hasProofs) {
           const pt = conf.proof_types_supported;
           if (!isObject(pt) || Object.keys(pt).length === 0)
-            proofTypes.push(`${id}.proof_types_supported is not a non-empty object`);
+            proofTypes.push(
+              problem(
+                isObject(pt) ? "wrong-value" : "malformed",
+                `${id}.proof_types_supported is not a non-empty object`,
+              ),
+            );
           else
             for (const [type, spec] of Object.entries(pt)) {
               if (!isObject(spec) || !nonEmptyStrings(spec.proof_signing_alg_values_supported))
-                proofTypes.push(`${id}.${type}.proof_signing_alg_values_supported is not a non-empty array`);
+                proofTypes.push(
+                  problem(
+                    isObject(spec) ? notNames(spec.proof_signing_alg_values_supported) : "malformed",
+                    `${id}.${type}.proof_signing_alg_values_supported is not a non-empty array`,
+                  ),
+                );
               const ka = isObject(spec) ? spec.key_attestations_required : undefined;
               if (ka !== undefined) {
                 const ok =
@@ -405,7 +516,16 @@ export const metadataChecks = [
                   ["key_storage", "user_authentication"].every(
                     (k) => ka[k] === undefined || nonEmptyStrings(ka[k]),
                   );
-                if (!ok) proofTypes.push(`${id}.${type}.key_attestations_required: ${quote(ka)}`);
+                // An empty list of values is another value; anything but lists of names, another shape.
+                const kind =
+                  isObject(ka) &&
+                  ["key_storage", "user_authentication"].every(
+                    (k) => ka[k] === undefined || nonEmptyStrings(ka[k]) || notNames(ka[k]) === "wrong-value",
+                  )
+                    ? "wrong-value"
+                    : "malformed";
+                if (!ok)
+                  proofTypes.push(problem(kind, `${id}.${type}.key_attestations_required: ${quote(ka)}`));
               }
             }
         }
@@ -532,6 +652,7 @@ export const metadataChecks = [
           ]
             .filter(Boolean)
             .join("; ") || "all there",
+        kind: missing.length > 0 ? "missing" : "wrong-value",
       });
       if (!c.profile.metadataKeys) {
         c.skipOnly(
@@ -598,6 +719,14 @@ export const metadataChecks = [
               res.status === 200
                 ? `issuer ${quote(b.issuer ?? null)}, token_endpoint ${quote(b.token_endpoint ?? null)}`
                 : said(res),
+            kind:
+              res.status !== 200
+                ? "wrong-status"
+                : !isObject(res.json)
+                  ? "malformed"
+                  : b.issuer === undefined || b.token_endpoint === undefined
+                    ? "missing"
+                    : "wrong-value",
           });
         // The test hook's offers always include a pre-authorized one (offers.trigger.kinds.preAuthorized).
         if (res.status === 200)

@@ -1,7 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
-import { body, isJsonType, said, Vci, type Ctx } from "../client.js";
+import { body, isJsonType, isObject, said, Vci, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
 
 /** Characters of each value looked at: enough for any honest nonce, bounded against a hostile one. */
@@ -65,6 +65,18 @@ export const nonceChecks = [
         {
           expected: "2xx application/json with a c_nonce string",
           actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
+          kind:
+            res.status < 200 || res.status > 299
+              ? "wrong-status"
+              : !isObject(res.json)
+                ? "malformed"
+                : body(res).c_nonce === undefined
+                  ? "missing"
+                  : typeof body(res).c_nonce !== "string"
+                    ? "malformed"
+                    : res.header("content-type") === undefined
+                      ? "missing"
+                      : "wrong-value",
         },
       );
     },

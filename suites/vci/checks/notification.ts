@@ -1,7 +1,7 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { VciProfile } from "../profile.js";
-import { isError, isJsonType, noStore, said, Vci, type Ctx } from "../client.js";
+import { challengeKind, isError, isJsonType, noStore, refusalKind, said, Vci, type Ctx } from "../client.js";
 import { stranger } from "../session.js";
 
 /** A Bearer challenge anywhere in WWW-Authenticate (several challenges may be joined by commas). */
@@ -59,6 +59,7 @@ export const notificationChecks = [
         expected: "204 No Content",
         actual: said(accepted),
         res: accepted,
+        kind: "wrong-status",
       });
       const repeat = await send("credential_accepted", "the same notification again");
       c.check("VCI-NOTIF-IDEMPOTENT", repeat.status >= 200 && repeat.status < 300, {
@@ -103,6 +104,16 @@ export const notificationChecks = [
           expected: "400 application/json invalid_notification_id with Cache-Control: no-store",
           actual: `${said(unknown)}; Content-Type ${unknown.header("content-type") ?? "(none)"}; Cache-Control ${unknown.header("cache-control") ?? "(none)"}`,
           res: unknown,
+          // The refusal first (a 2xx took the unknown id); then the headers of a right one.
+          kind: !isError(unknown, 400, "invalid_notification_id")
+            ? refusalKind(unknown)
+            : !isJsonType(unknown)
+              ? unknown.header("content-type") === undefined
+                ? "missing"
+                : "wrong-value"
+              : unknown.header("cache-control") === undefined
+                ? "missing"
+                : "wrong-value",
         },
       );
       const badEvent = await c.http.post(url, {
@@ -114,6 +125,7 @@ export const notificationChecks = [
         expected: "400 invalid_notification_request",
         actual: said(badEvent),
         res: badEvent,
+        kind: refusalKind(badEvent),
       });
       // public §11: notification_id and event are REQUIRED, event_description a string; a request
       // missing a required parameter or with a wrong value is invalid_notification_request.
@@ -131,6 +143,7 @@ export const notificationChecks = [
           expected: `${label}: 400 invalid_notification_request`,
           actual: said(res),
           res,
+          kind: refusalKind(res),
         });
       }
       const notJson = await c.http.post(url, {
@@ -142,6 +155,7 @@ export const notificationChecks = [
         expected: "a notification body that is not JSON: 400 invalid_notification_request (malformed)",
         actual: said(notJson),
         res: notJson,
+        kind: refusalKind(notJson),
       });
       // A JSON value that is no object carries neither notification_id nor event.
       const notObject: [string, string][] = [
@@ -161,6 +175,7 @@ export const notificationChecks = [
           expected: `${label}: 400 invalid_notification_request (no notification_id or event)`,
           actual: said(res),
           res,
+          kind: refusalKind(res),
         });
       }
       const noToken = await c.http.post(url, {
@@ -172,6 +187,7 @@ export const notificationChecks = [
         expected: "401 with WWW-Authenticate: Bearer",
         actual: `${said(noToken)}; WWW-Authenticate ${challenge || "(none)"}`,
         res: noToken,
+        kind: challengeKind(noToken),
       });
       // specs/000 Errors: an invalid access token is answered per RFC 6750 §3 (401 invalid_token).
       const forged = stranger("idc");
@@ -186,6 +202,7 @@ export const notificationChecks = [
         expected: "401 with WWW-Authenticate: Bearer for an access token never issued",
         actual: `${said(badToken)}; WWW-Authenticate ${badChallenge || "(none)"}`,
         res: badToken,
+        kind: challengeKind(badToken),
       });
     },
   }),

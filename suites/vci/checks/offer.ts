@@ -1,4 +1,5 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { parseJsonBounded } from "../../../src/http/json-bounds.js";
@@ -13,9 +14,11 @@ import {
   said,
   Vci,
   noProblems,
+  problem,
   type Ctx,
   type Json,
   type OfferKind,
+  type Problem,
 } from "../client.js";
 
 const PARAMS = ["credential_offer", "credential_offer_uri"];
@@ -52,22 +55,35 @@ function judgeEncoded(c: Ctx, raw: string, label = ""): void {
     actual: bad
       ? `${label}credential_offer has ${quote(bad[0])} unencoded at character ${bad.index}`
       : `${label}URL-encoded`,
+    kind: "malformed",
   });
 }
 
 /** Problems of the offer's members (Resources: Credential Offer object; Grant parameters). */
-function memberProblems(offer: Json, issuer: string): string[] {
-  const out: string[] = [];
+function memberProblems(offer: Json, issuer: string): Problem[] {
+  const out: Problem[] = [];
   if (offer.credential_issuer !== issuer)
-    out.push(`credential_issuer ${quote(offer.credential_issuer ?? null)} is not ${issuer}`);
+    out.push(
+      problem(
+        offer.credential_issuer === undefined ? "missing" : "wrong-value",
+        `credential_issuer ${quote(offer.credential_issuer ?? null)} is not ${issuer}`,
+      ),
+    );
   const ids = offer.credential_configuration_ids;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string"))
-    out.push("credential_configuration_ids is not a non-empty array of strings");
-  else if (new Set(ids).size !== ids.length) out.push("credential_configuration_ids has duplicates");
-  if (offer.grants !== undefined && !isObject(offer.grants)) out.push("grants is not an object");
+    out.push(
+      problem(
+        ids === undefined ? "missing" : Array.isArray(ids) && ids.length === 0 ? "wrong-value" : "malformed",
+        "credential_configuration_ids is not a non-empty array of strings",
+      ),
+    );
+  else if (new Set(ids).size !== ids.length)
+    out.push(problem("wrong-value", "credential_configuration_ids has duplicates"));
+  if (offer.grants !== undefined && !isObject(offer.grants))
+    out.push(problem("malformed", "grants is not an object"));
   else if (isObject(offer.grants))
     for (const [g, p] of Object.entries(offer.grants))
-      if (!isObject(p)) out.push(`grants.${g} is not an object`);
+      if (!isObject(p)) out.push(problem("malformed", `grants.${g} is not an object`));
   return out;
 }
 
@@ -83,7 +99,7 @@ function judgeMembers(
   noProblems(
     c,
     "VCI-OFFER-MEMBERS",
-    memberProblems(offer, issuer).map((p) => `${label}${p}`),
+    memberProblems(offer, issuer).map((p) => problem(p.kind, `${label}${p.text}`)),
     "credential_issuer equal to the profile's issuer, unique configuration ids, grants an object",
     res,
   );
@@ -103,6 +119,16 @@ function judgeMembers(
         : "all known",
     ...(res ? { res } : {}),
   });
+}
+
+/**
+ * The kind of a violated "200 application/json with the offer object": another status, no or
+ * another Content-Type, or a JSON answer that is no offer object.
+ */
+function offerAnswerKind(res: HttpResponse): FindingKind {
+  if (res.status !== 200) return "wrong-status";
+  if (!isJsonType(res)) return res.header("content-type") === undefined ? "missing" : "wrong-value";
+  return "malformed";
 }
 
 interface Fetched {
@@ -166,6 +192,8 @@ function judgeOneParam(c: Ctx, raw: string, label = ""): void {
     {
       expected: "exactly one query parameter: credential_offer or credential_offer_uri",
       actual: `${label}${params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query"}`,
+      // Neither parameter; else both, one twice, or others beside it.
+      kind: present.length === 0 ? "missing" : "wrong-value",
     },
   );
 }
@@ -196,6 +224,7 @@ function judgeGrants(
           : "the grant is not an object"
       }`,
       ...(res ? { res } : {}),
+      kind: isObject(pre) && pre["pre-authorized_code"] === undefined ? "missing" : "malformed",
     });
   const servers = Array.isArray(meta.authorization_servers) ? meta.authorization_servers : [];
   const named = Object.entries(grants)
@@ -231,6 +260,7 @@ async function judgeFirstByReference(
     expected: "200 application/json with the offer object",
     actual: `${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
     res,
+    kind: offerAnswerKind(res),
   });
   const second = await fetchOffer(c, v, "preAuthorized");
   if (second.uri === undefined || second.res === undefined)
@@ -274,6 +304,7 @@ function judgeFetched(c: Ctx, v: Vci, meta: Json, got: Fetched, label: string, f
       expected: "200 application/json with the offer object",
       actual: `${label}${said(res)} (${res.header("content-type") ?? "no Content-Type"})`,
       res,
+      kind: offerAnswerKind(res),
     });
   }
   if (got.offer === undefined) {
@@ -395,6 +426,7 @@ export const offerChecks = [
         c.check("VCI-OFFER-ONE-PARAM", present.length === 1 && [...(params?.keys() ?? [])].length === 1, {
           expected: "exactly one query parameter: credential_offer",
           actual: params ? `parameters ${[...params.keys()].join(", ") || "(none)"}` : "no query",
+          kind: present.length === 0 ? "missing" : "wrong-value",
         });
         judgeEncoded(c, got.raw);
       }

@@ -5,7 +5,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import { holderKey, type HolderAlg, type HolderKey } from "../../../mocks/wallet/keys.js";
 import { jwtProof } from "../../../mocks/wallet/proof.js";
 import type { VciProfile } from "../profile.js";
-import { isError, needsProof, proofAlgs, said, Vci, type Ctx, type Json } from "../client.js";
+import { isError, needsProof, proofAlgs, refusalKind, said, Vci, type Ctx, type Json } from "../client.js";
 import { baseline, session, stranger, type Session } from "../session.js";
 
 /** What came back for a request that should be refused: an acceptance, or a refusal with its status and error. */
@@ -16,7 +16,8 @@ export function answered(res: HttpResponse): string {
 /**
  * The details of a check that a defective request is refused with 400 and a code: a 2xx reads
  * as an acceptance, a 5xx as the issuer failing on the request (public §8.3.1: request errors are
- * 400 with a code the Wallet can act on), so neither looks like the other.
+ * 400 with a code the Wallet can act on), so neither looks like the other. Its kind: an
+ * acceptance, another status than 400, or (a 400) another error code or none.
  */
 export function refusal(res: HttpResponse, expected: string, what = "the defective request"): Details {
   const message =
@@ -25,7 +26,13 @@ export function refusal(res: HttpResponse, expected: string, what = "the defecti
       : res.status >= 200 && res.status < 300
         ? `${what} was accepted with ${res.status}, not refused`
         : undefined;
-  return { expected, actual: answered(res), res, ...(message !== undefined ? { message } : {}) };
+  return {
+    expected,
+    actual: answered(res),
+    res,
+    kind: refusalKind(res),
+    ...(message !== undefined ? { message } : {}),
+  };
 }
 
 /** The proof checks need a configuration that takes proofs. */
@@ -302,6 +309,7 @@ export const proofChecks = [
         expected: "the c_nonce used again: 200, or 400 invalid_nonce so the Wallet fetches a new one",
         actual: answered(two.res),
         res: two.res,
+        kind: two.res.status === 400 ? "wrong-code" : "wrong-status",
       });
       await refused(
         c,
@@ -346,6 +354,7 @@ export const proofChecks = [
           expected: `200 for a valid proof signed with ${alg}, which proof_signing_alg_values_supported lists`,
           actual: said(res),
           res,
+          kind: "wrong-status",
         });
       if (refusedAlgs.length === 0)
         c.check("VCI-PROOF-ALG-SUPPORTED", true, {

@@ -1,15 +1,44 @@
 import { randomBytes } from "node:crypto";
 import { defineCheck } from "../../../src/engine/check.js";
+import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { PRE_AUTHORIZED_GRANT } from "../../../src/protocols/vci.js";
 import type { VciProfile } from "../profile.js";
-import { body, isError, isObject, said, Vci, type Ctx, type ReceivedOffer } from "../client.js";
+import {
+  body,
+  isError,
+  isObject,
+  refusalKind,
+  said,
+  Vci,
+  type Ctx,
+  type Json,
+  type ReceivedOffer,
+} from "../client.js";
 import { goodRequest } from "../session.js";
 
 /** Decides `requirement`: a 400 token error with code `error` (its format is observed on every token error). */
 function refused(c: Ctx, requirement: string, res: HttpResponse, error: string): void {
-  c.check(requirement, isError(res, 400, error), { expected: `400 ${error}`, actual: said(res) });
+  c.check(requirement, isError(res, 400, error), {
+    expected: `400 ${error}`,
+    actual: said(res),
+    kind: refusalKind(res),
+  });
+}
+
+/**
+ * The kind of a violated "200 with an access token" (and a token_type when `typed`): another
+ * status, a body that is no JSON object, a member absent, a member of another JSON type, or an
+ * empty token_type.
+ */
+function grantKind(res: HttpResponse, typed: boolean): FindingKind {
+  if (res.status !== 200) return "wrong-status";
+  if (!isObject(res.json)) return "malformed";
+  const b: Json = res.json;
+  if (b.access_token === undefined || (typed && b.token_type === undefined)) return "missing";
+  if (typeof b.access_token !== "string" || (typed && typeof b.token_type !== "string")) return "malformed";
+  return "wrong-value";
 }
 
 /** Another value of the same form as a tx_code: its last character changed. */
@@ -61,6 +90,8 @@ function judgeLifetime(c: Ctx, expiresIn: unknown, typed: string, res: HttpRespo
         expected: "a bearer token with expires_in at most 300 seconds (a positive number)",
         actual: `${typed}, expires_in ${quote(expiresIn, 40)}`,
         res,
+        // RFC 6749 §5.1: expires_in is a number of seconds; anything else is not one.
+        kind: typeof expiresIn === "number" && Number.isFinite(expiresIn) ? "wrong-value" : "malformed",
       },
     );
 }
@@ -106,6 +137,7 @@ export const tokenChecks = [
         {
           expected: "200 with access_token and a token_type (RFC 6749 §5.1: a type name, not empty)",
           actual: said(res),
+          kind: grantKind(res, true),
         },
       );
       const type = String(b.token_type).toLowerCase();
@@ -139,6 +171,7 @@ export const tokenChecks = [
       c.check("VCI-TOKEN-UNKNOWN-PARAM", res.status === 200 && typeof body(res).access_token === "string", {
         expected: "200 with an access token (the parameter ignored)",
         actual: said(res),
+        kind: grantKind(res, false),
       });
     },
   }),
@@ -251,6 +284,7 @@ export const tokenChecks = [
       c.check("VCI-AS-ANONYMOUS", res.status === 200 && typeof body(res).access_token === "string", {
         expected: "200 with an access token",
         actual: said(res),
+        kind: grantKind(res, false),
       });
     },
   }),
@@ -344,6 +378,14 @@ export const tokenChecks = [
         {
           expected: `authorization_details with {type: ${v.ids.authorizationDetailsType}, credential_configuration_id: ${id}, credential_identifiers: [...]}`,
           actual: quote(ad ?? null, 300),
+          kind:
+            ad !== undefined && !Array.isArray(ad)
+              ? "malformed"
+              : !isObject(entry) || ids === undefined
+                ? "missing"
+                : Array.isArray(ids) && ids.every((x) => typeof x === "string")
+                  ? "wrong-value"
+                  : "malformed",
         },
       );
     },
@@ -395,6 +437,8 @@ export const tokenChecks = [
       c.check("VCI-TOKEN-DETAILS-OFFERED", !granted, {
         expected: `${other} not granted (an error, or authorization_details without it)`,
         actual: res.status === 200 ? `200 with authorization_details ${quote(ad ?? null, 300)}` : said(res),
+        // Violated only when granted: a configuration the offer did not contain was handed out.
+        kind: "accepted",
       });
     },
   }),
