@@ -1,0 +1,19 @@
+import { defineSuite } from "../../src/engine/suite.js";
+import { catalog } from "./requirements.js";
+import { federationProfile } from "./profile.js";
+import { entityConfigurationChecks } from "./checks/entity-configuration.js";
+
+/**
+ * Federation listing, collection and events endpoints (specs/001) with the base federation
+ * rules they stand on (public-spec-facts §2). The target is a Trust Anchor or an Intermediate;
+ * idconform reads its Entity Configuration first and trusts only the keys it publishes there.
+ * Work in progress (issue 13): the Entity Configuration checks only.
+ */
+export default defineSuite({
+  name: "federation",
+  title: "Federation listing, collection and events endpoints",
+  document: "specs/001",
+  catalog,
+  profileSchema: federationProfile,
+  checks: [...entityConfigurationChecks],
+});
