@@ -64,10 +64,15 @@ export const federationProfile = suiteSection({
     .strictObject({
       maxPages: z.int().min(1).max(1_000_000).default(5000),
       maxEntries: z.int().min(1).max(10_000_000).default(500_000),
+      /**
+       * Subordinate Statements fetched to judge "every statement" rules: past this many, the rules
+       * are judged on the first ones and stay "partly observed" (never a pass).
+       */
+      fetchMax: z.int().min(1).max(1_000_000).default(1000),
       /** Generated `limit` values (and ranges, locales) of each property. */
       runs: z.int().min(1).max(500).default(20),
     })
-    .default({ maxPages: 5000, maxEntries: 500_000, runs: 20 }),
+    .default({ maxPages: 5000, maxEntries: 500_000, fetchMax: 1000, runs: 20 }),
   /** The mock federation entities (a leaf, an intermediate, a second Trust Anchor). */
   mocks: z
     .strictObject({ port: z.int().min(0).max(65535).optional(), publicUrl: z.url().optional() })

@@ -2,12 +2,14 @@ import { defineSuite } from "../../src/engine/suite.js";
 import { catalog } from "./requirements.js";
 import { federationProfile } from "./profile.js";
 import { entityConfigurationChecks } from "./checks/entity-configuration.js";
+import { fetchListChecks } from "./checks/fetch-list.js";
+import { federationObservers } from "./observers.js";
 
 /**
  * Federation listing, collection and events endpoints (specs/001) with the base federation
  * rules they stand on (public-spec-facts §2). The target is a Trust Anchor or an Intermediate;
  * idconform reads its Entity Configuration first and trusts only the keys it publishes there.
- * Work in progress (issue 13): the Entity Configuration checks only.
+ * Work in progress (issue 13): the Entity Configuration, fetch and base list checks only.
  */
 export default defineSuite({
   name: "federation",
@@ -15,5 +17,6 @@ export default defineSuite({
   document: "specs/001",
   catalog,
   profileSchema: federationProfile,
-  checks: [...entityConfigurationChecks],
+  checks: [...entityConfigurationChecks, ...fetchListChecks],
+  observers: federationObservers,
 });

@@ -1,0 +1,167 @@
+import { defineCheck, type Details } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { FederationProfile } from "../profile.js";
+import { Fed, STATEMENT_TYPE, typeIs, type Ctx } from "../client.js";
+import { TAG } from "../observers.js";
+import { decodeStatement, keysOf, timeProblems, verifyWith, type Json } from "../statements.js";
+
+/** `url` with these query parameters appended (an endpoint URL may carry a query of its own). */
+export function withQuery(url: string, params: readonly (readonly [string, string])[]): string {
+  const u = new URL(url);
+  for (const [k, v] of params) u.searchParams.append(k, v);
+  return u.href;
+}
+
+/** The base list: its entity identifiers, or undefined (and FED-LIST-OK decided) when it is not a list. */
+export async function baseList(c: Ctx, f: Fed, decide = false): Promise<string[] | undefined> {
+  const url = await f.endpoint("federation_list_endpoint");
+  const res = await c.http.get(url, { label: "base list", tags: [TAG.list] });
+  const ok =
+    res.status === 200 &&
+    Array.isArray(res.json) &&
+    (res.json as unknown[]).every((x) => typeof x === "string");
+  if (decide)
+    c.check("FED-LIST-OK", ok, {
+      expected: "200 with a JSON array of Entity Identifier strings",
+      actual: `${res.status} ${quote(res.json ?? res.text.slice(0, 120), 200)}`,
+      kind: res.status !== 200 ? "wrong-status" : res.jsonError !== undefined ? "malformed" : "wrong-value",
+    });
+  return ok ? (res.json as string[]) : undefined;
+}
+
+/** One fetched Subordinate Statement, as the checks judge it. */
+interface Fetched {
+  readonly sub: string;
+  readonly res: HttpResponse;
+  readonly header: Json;
+  readonly payload: Json;
+  readonly unreadable?: string;
+}
+
+/** public-spec-facts §2 (Fetch, List): the base endpoints the extensions stand on. */
+export const fetchListChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.fetch-list",
+    title:
+      "the base list names the Immediate Subordinates; fetch answers each with a Subordinate Statement signed by a key of the Entity Configuration, iss the target and sub as asked, without authority_hints; an unknown sub is not_found",
+    requirements: [
+      "FED-LIST-OK",
+      "FED-FETCH-OK",
+      "FED-FETCH-TYP",
+      "FED-FETCH-SIGNATURE",
+      "FED-FETCH-ISS-SUB",
+      "FED-FETCH-CLAIMS",
+      "FED-FETCH-NO-AUTHORITY-HINTS",
+      "FED-FETCH-NOT-FOUND",
+    ],
+    async run(c) {
+      const f = new Fed(c);
+      const ec = await f.trusted();
+      const fetchUrl = await f.endpoint("federation_fetch_endpoint");
+      // An unknown subject first: it needs no list.
+      const unknown = `${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`;
+      const nf = await c.http.get(withQuery(fetchUrl, [["sub", unknown]]), {
+        label: "fetch of an unknown sub",
+        tags: [TAG.fetch],
+      });
+      const nfError = (nf.json as { error?: unknown } | undefined)?.error;
+      c.check("FED-FETCH-NOT-FOUND", nf.status >= 400 && nfError === "not_found", {
+        expected: "an error answer with error not_found",
+        actual: `${nf.status} error ${quote(nfError ?? null)}`,
+        res: nf,
+        kind: nf.status < 400 ? "accepted" : nfError === undefined ? "missing" : "wrong-code",
+      });
+      const listed = await baseList(c, f, true);
+      if (listed === undefined) return c.skip("the base list is not a list: see FED-LIST-OK", "dependency");
+      const max = c.profile.walk.fetchMax;
+      const subs = listed.slice(0, max);
+      const fetched: Fetched[] = [];
+      for (const sub of subs) {
+        const res = await c.http.get(withQuery(fetchUrl, [["sub", sub]]), {
+          label: `fetch ${sub}`,
+          tags: [TAG.fetch],
+        });
+        const d = decodeStatement(res.text);
+        fetched.push(
+          d.ok
+            ? { sub, res, header: d.header, payload: d.payload }
+            : { sub, res, header: {}, payload: {}, unreadable: d.why },
+        );
+      }
+      const read = fetched.filter((x) => x.res.status === 200 && x.unreadable === undefined);
+      await c.each("FED-FETCH-OK", fetched, "subordinate", (x): Details | undefined =>
+        x.res.status === 200 && typeIs(x.res, STATEMENT_TYPE) && x.unreadable === undefined
+          ? undefined
+          : {
+              expected: `200 ${STATEMENT_TYPE} with a JWT for sub ${x.sub}`,
+              actual: `${x.res.status} ${x.res.header("content-type") ?? "(no Content-Type)"}${x.unreadable ? `: ${x.unreadable}` : ""}`,
+              res: x.res,
+              kind: x.res.status !== 200 ? "wrong-status" : x.unreadable ? "malformed" : "wrong-value",
+            },
+      );
+      await c.each("FED-FETCH-TYP", read, "statement", (x) =>
+        x.header.typ === "entity-statement+jwt"
+          ? undefined
+          : {
+              expected: "typ entity-statement+jwt",
+              actual: `typ ${quote(x.header.typ ?? null)} (sub ${x.sub})`,
+              res: x.res,
+            },
+      );
+      await c.each("FED-FETCH-SIGNATURE", read, "statement", async (x) => {
+        const why = await verifyWith(x.res.text, x.header, ec.keys);
+        return why === undefined
+          ? undefined
+          : {
+              expected: "signed with a key of the Entity Configuration",
+              actual: `${why} (sub ${x.sub})`,
+              res: x.res,
+            };
+      });
+      await c.each("FED-FETCH-ISS-SUB", read, "statement", (x) =>
+        x.payload.iss === f.entityId && x.payload.sub === x.sub
+          ? undefined
+          : {
+              expected: `iss ${f.entityId}, sub ${x.sub}`,
+              actual: `iss ${quote(x.payload.iss ?? null)}, sub ${quote(x.payload.sub ?? null)}`,
+              res: x.res,
+            },
+      );
+      await c.each("FED-FETCH-CLAIMS", read, "statement", (x) => {
+        const problems = [...timeProblems(x.payload), ...keysOf(x.payload.jwks).problems];
+        return problems.length === 0
+          ? undefined
+          : {
+              expected: "numeric iat and exp in time, a jwks with unique kids",
+              actual: `${problems.join("; ")} (sub ${x.sub})`,
+              res: x.res,
+            };
+      });
+      await c.each("FED-FETCH-NO-AUTHORITY-HINTS", read, "statement", (x) =>
+        x.payload.authority_hints === undefined
+          ? undefined
+          : {
+              expected: "no authority_hints",
+              actual: `authority_hints ${quote(x.payload.authority_hints, 120)} (sub ${x.sub})`,
+              res: x.res,
+              kind: "wrong-value",
+            },
+      );
+      if (listed.length > max)
+        for (const id of [
+          "FED-FETCH-OK",
+          "FED-FETCH-TYP",
+          "FED-FETCH-SIGNATURE",
+          "FED-FETCH-ISS-SUB",
+          "FED-FETCH-CLAIMS",
+          "FED-FETCH-NO-AUTHORITY-HINTS",
+        ])
+          c.partly(
+            id,
+            `judged on the first ${max} of ${listed.length} subordinates (suites.federation.walk.fetchMax)`,
+            "not-exercised",
+          );
+    },
+  }),
+];

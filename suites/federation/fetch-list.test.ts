@@ -1,0 +1,4 @@
+import { registerSection } from "../../src/engine/register.js";
+import { fetchListChecks } from "./checks/fetch-list.js";
+
+registerSection("federation", "public-spec-facts §2 Fetch and List (the base endpoints)", fetchListChecks);
