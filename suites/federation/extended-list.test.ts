@@ -1,0 +1,8 @@
+import { registerSection } from "../../src/engine/register.js";
+import { extendedListChecks } from "./checks/extended-list.js";
+
+registerSection(
+  "federation",
+  "specs/001 Endpoints: Extended subordinate listing (pagination)",
+  extendedListChecks,
+);
