@@ -1,5 +1,5 @@
 import { registerSection } from "../../src/engine/register.js";
-import { extendedListChecks } from "./checks/extended-list.js";
+import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js";
 
 registerSection(
   "federation",

@@ -3,7 +3,7 @@ import { catalog } from "./requirements.js";
 import { federationProfile } from "./profile.js";
 import { entityConfigurationChecks } from "./checks/entity-configuration.js";
 import { fetchListChecks } from "./checks/fetch-list.js";
-import { extendedListChecks } from "./checks/extended-list.js";
+import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -18,6 +18,6 @@ export default defineSuite({
   document: "specs/001",
   catalog,
   profileSchema: federationProfile,
-  checks: [...entityConfigurationChecks, ...fetchListChecks, ...extendedListChecks],
+  checks: [...entityConfigurationChecks, ...fetchListChecks, ...extendedListChecks, ...fromUnknownChecks],
   observers: federationObservers,
 });

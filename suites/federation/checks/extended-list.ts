@@ -4,7 +4,9 @@ import { rethrowControl } from "../../../src/engine/property.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
-import { baseList } from "./fetch-list.js";
+import { quote } from "../../../src/engine/quote.js";
+import { TAG } from "../observers.js";
+import { baseList, withQuery } from "./fetch-list.js";
 import { judgeWalk, walkExtendedList, type Walk, type WalkProblems } from "../walk.js";
 
 /** Which requirement each problem of a walk is (walk.ts `WalkProblems`). */
@@ -151,3 +153,72 @@ export const extendedListChecks = [
     },
   }),
 ];
+
+/** specs/001 Errors (extended listing: unknown from gives 404 page_not_found, application/json). */
+export const fromUnknownChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.xl-from-unknown",
+    title:
+      "a from the target never issued (random, or a real next with characters changed) answers 404 application/json page_not_found, never a page or a 5xx",
+    requirements: ["FED-XL-FROM-UNKNOWN"],
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const url = await f.endpoint("federation_extended_list_endpoint");
+      const first = await walkFirstPage(c, url);
+      const forged = [`idconform-${c.runId.slice(-6)}-never-issued`];
+      if (first !== undefined) forged.push(tamper(first));
+      await c.each("FED-XL-FROM-UNKNOWN", forged, "forged from", async (from) => {
+        const res = await c.http.get(
+          withQuery(url, [
+            ["from", from],
+            ["limit", "2"],
+          ]),
+          {
+            label: `extended list, from ${from.length > 40 ? `${from.slice(0, 40)}…` : from}`,
+            tags: [TAG.extendedList],
+          },
+        );
+        const error = (res.json as { error?: unknown } | undefined)?.error;
+        const json = /^application\/json\s*(;|$)/i.test(res.header("content-type") ?? "");
+        return res.status === 404 && json && error === "page_not_found"
+          ? undefined
+          : {
+              expected: "404 application/json with error page_not_found",
+              actual: `${res.status} ${res.header("content-type") ?? "(no Content-Type)"} error ${quote(error ?? null)}`,
+              res,
+              kind:
+                res.status >= 200 && res.status < 300
+                  ? "accepted"
+                  : res.status !== 404
+                    ? "wrong-status"
+                    : !json
+                      ? "malformed"
+                      : error === undefined
+                        ? "missing"
+                        : "wrong-code",
+            };
+      });
+    },
+  }),
+];
+
+/** The next of the first page with limit 1, if any. */
+async function walkFirstPage(
+  c: Parameters<typeof walkExtendedList>[0],
+  url: string,
+): Promise<string | undefined> {
+  const res = await c.http.get(withQuery(url, [["limit", "1"]]), {
+    label: "extended list, limit 1",
+    tags: [TAG.extendedList],
+  });
+  const next = (res.json as { next?: unknown } | undefined)?.next;
+  return typeof next === "string" && next !== "" ? next : undefined;
+}
+
+/** A real cursor with one character changed in its middle (base64url stays base64url). */
+function tamper(next: string): string {
+  const i = Math.floor(next.length / 2);
+  const ch = next[i] === "A" ? "B" : "A";
+  return `${next.slice(0, i)}${ch}${next.slice(i + 1)}`;
+}
