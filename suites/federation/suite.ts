@@ -4,6 +4,7 @@ import { federationProfile } from "./profile.js";
 import { entityConfigurationChecks } from "./checks/entity-configuration.js";
 import { fetchListChecks } from "./checks/fetch-list.js";
 import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js";
+import { claimsChecks } from "./checks/claims.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -18,6 +19,12 @@ export default defineSuite({
   document: "specs/001",
   catalog,
   profileSchema: federationProfile,
-  checks: [...entityConfigurationChecks, ...fetchListChecks, ...extendedListChecks, ...fromUnknownChecks],
+  checks: [
+    ...entityConfigurationChecks,
+    ...fetchListChecks,
+    ...extendedListChecks,
+    ...fromUnknownChecks,
+    ...claimsChecks,
+  ],
   observers: federationObservers,
 });

@@ -1,0 +1,4 @@
+import { registerSection } from "../../src/engine/register.js";
+import { claimsChecks } from "./checks/claims.js";
+
+registerSection("federation", "specs/001 Endpoints: Extended subordinate listing (claims)", claimsChecks);

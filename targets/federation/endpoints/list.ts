@@ -1,0 +1,29 @@
+import type { FedContext } from "../context.js";
+import { badRequest, errorResponse, FedError, json } from "../http/reply.js";
+import { listPredicate, readListFilters } from "./filters.js";
+import type { EndpointRequest } from "./request.js";
+
+/**
+ * The base list endpoint (public-spec-facts §2 List): a JSON array of the Immediate
+ * Subordinates' identifiers, filtered by entity_type, trust_marked, trust_mark_type and
+ * intermediate. It has no paging (that is what the extended list adds), so it is the one
+ * answer whose size grows with the list.
+ */
+export function listEndpoint(ctx: FedContext, r: EndpointRequest): Response {
+  try {
+    if (r.params.has("intermediate") && ctx.faults.has("list-intermediate-invalid-request")) {
+      throw badRequest("invalid_request", "unknown parameter: intermediate");
+    }
+    const keep = listPredicate(ctx, readListFilters(r.params));
+    const hideSuspended = ctx.faults.has("list-hides-suspended");
+    const out: string[] = [];
+    for (const id of ctx.registry.subordinates(r.entity.id)) {
+      const e = ctx.registry.get(id);
+      if (e && keep(e) && !(hideSuspended && e.suspended)) out.push(id);
+    }
+    return json(out);
+  } catch (err) {
+    if (err instanceof FedError) return errorResponse(err);
+    throw err;
+  }
+}

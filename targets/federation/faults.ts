@@ -1,0 +1,664 @@
+import { selectFaults, type FaultDef, type FaultSet as EngineFaultSet } from "../../src/engine/target.js";
+
+// What the walk-based checks read `updated` from: without it they cannot judge the time filters.
+const NEEDS_UPDATED = ["FED-XL-UPDATED-AFTER", "FED-XL-UPDATED-BEFORE", "FED-EVT-UPDATED-AGREES"];
+// What the checks read from each entity's Entity Configuration trust_marks by trust_mark_type.
+const NEEDS_MARK_TYPES = [
+  "FED-XL-TRUST-MARK-TYPE",
+  "FED-COLL-TRUST-MARK-TYPE",
+  "FED-COLL-TRUST-MARK-VERIFIED",
+];
+// What a walk with a generated `limit` decides.
+const NEEDS_LIMIT = [
+  "FED-XL-LIMIT",
+  "FED-XL-NEXT-REQUIRED",
+  "FED-XL-WALK-ONCE",
+  "FED-XL-ORDER",
+  "FED-XL-FROM-INCLUSIVE",
+  "FED-XL-CHANGE-FETCHED",
+  "FED-XL-CHANGE-AHEAD",
+];
+
+// Everything judged from the extended list's JSON body (skipped when it is not served as JSON).
+const READS_XL_BODY = [
+  "FED-XL-ENTRY-ID",
+  "FED-XL-TIMESTAMP-TYPES",
+  "FED-XL-NEXT-STRING",
+  "FED-XL-NEXT-REQUIRED",
+  "FED-XL-WALK-ONCE",
+  "FED-XL-ORDER",
+  "FED-XL-FROM-INCLUSIVE",
+  "FED-XL-PAGING-UNDERSTOOD",
+  "FED-XL-LIMIT",
+  "FED-XL-UPPER-LIMIT",
+  "FED-XL-PRACTICAL-LIMIT",
+  "FED-XL-CHANGE-FETCHED",
+  "FED-XL-CHANGE-AHEAD",
+  "FED-XL-CLAIMS-STATEMENT",
+  "FED-XL-CLAIMS-NO-STATEMENT",
+  "FED-XL-STATEMENT-VALID",
+  "FED-XL-STATEMENT-FETCH",
+  "FED-XL-CLAIMS-INCLUDED",
+  "FED-XL-CLAIMS-ALL",
+  "FED-XL-AUDIT-TIMESTAMPS",
+  "FED-XL-UPDATED-AFTER",
+  "FED-XL-UPDATED-BEFORE",
+  "FED-XL-UPDATED-TIMESTAMPS",
+  "FED-XL-ENTITY-TYPE",
+  "FED-XL-TRUST-MARK-TYPE",
+  "FED-XL-SAME-AS-LIST",
+  "FED-EVT-UPDATED-AGREES",
+];
+
+/**
+ * Faults of the federation reference target (specs/001 and the base facts of public-spec-facts
+ * §2). Each is one implementation mistake and names the requirements (suites/federation/
+ * requirements.ts) a run must then fail (or warn on, for a SHOULD). Unless a description says
+ * otherwise the fault shows at the Trust Anchor (the demo's target); "(intermediate)" ones show
+ * only to a profile aimed at an Intermediate, "(client auth)" ones only to a profile aimed at
+ * the Intermediate whose endpoints require client authentication.
+ */
+export const faults = [
+  // Entity Configuration
+  {
+    id: "ec-content-type-jwt",
+    description: "the anchor's Entity Configuration is served as application/jwt",
+    breaks: ["FED-EC-WELL-KNOWN"],
+    skips: "rest",
+  },
+  {
+    id: "ec-unsigned-dev-mode",
+    description:
+      "the anchor's Entity Configuration is an unsecured JWT (alg none, no signature): a development switch left on",
+    breaks: ["FED-EC-ALG", "FED-EC-SELF-SIGNED"],
+    skips: "rest",
+  },
+  {
+    id: "ec-typ-jwt",
+    description:
+      "the anchor's Entity Configuration is signed with typ JWT (the JWT library's default header)",
+    breaks: ["FED-EC-TYP"],
+  },
+  {
+    id: "ec-no-kid",
+    description:
+      "the anchor's Entity Configuration carries no kid in its JOSE header (the entity has one key, so nobody set it)",
+    breaks: ["FED-EC-KID", "FED-EC-SELF-SIGNED"],
+    skips: "rest",
+  },
+  {
+    id: "ec-signed-with-stale-key",
+    description:
+      "the anchor's Entity Configuration names its current key's kid but is signed with the key it rotated out (two configuration paths for the key)",
+    breaks: ["FED-EC-SELF-SIGNED"],
+    skips: "rest",
+  },
+  {
+    id: "ec-next-key-without-kid",
+    description:
+      "the anchor's jwks pre-publishes its next key for a rotation without a kid (the signing key keeps its kid)",
+    breaks: ["FED-EC-JWKS"],
+  },
+  {
+    id: "ec-sub-trailing-slash",
+    description:
+      "the anchor's Entity Configuration has iss and sub with a trailing slash (the identifier normalised as a URL)",
+    breaks: ["FED-EC-ISS-SUB"],
+  },
+  {
+    id: "ec-exp-equals-iat",
+    description:
+      "the anchor's Entity Configuration has exp equal to iat (a lifetime setting of 0 read as seconds instead of 'default')",
+    breaks: ["FED-EC-IAT-EXP"],
+  },
+  {
+    id: "ec-anchor-empty-authority-hints",
+    description:
+      'the anchor\'s Entity Configuration carries "authority_hints": [] (the serializer emits empty lists)',
+    breaks: ["FED-EC-ANCHOR-NO-HINTS"],
+  },
+  {
+    id: "ec-intermediate-hints-string",
+    description:
+      "(intermediate) an Intermediate with a single superior publishes authority_hints as a string, not an array",
+    breaks: ["FED-EC-INTERMEDIATE-HINTS"],
+  },
+  {
+    id: "ec-trust-marks-legacy-id",
+    description:
+      "Entity Configurations list trust_marks as {id, trust_mark} (an older draft's member name) instead of {trust_mark_type, trust_mark}",
+    breaks: ["FED-EC-TRUST-MARKS"],
+    skips: NEEDS_MARK_TYPES,
+  },
+  {
+    id: "ec-no-resolve-endpoint",
+    description:
+      "the anchor's Entity Configuration does not publish federation_resolve_endpoint (the endpoint is served)",
+    breaks: ["FED-COLL-RESOLVE-PUBLISHED"],
+  },
+  {
+    id: "ec-xl-url-fragment",
+    description:
+      "federation_extended_list_endpoint is published with a revision label as fragment (…/extended-list#rev03)",
+    breaks: ["FED-EC-XLIST-URL"],
+  },
+  {
+    id: "ec-collection-url-fragment",
+    description: "federation_collection_endpoint is published with a fragment (…/collection#entities)",
+    breaks: ["FED-EC-COLL-URL"],
+  },
+  {
+    id: "ec-events-url-fragment",
+    description:
+      "federation_subordinate_events_endpoint ends in an empty fragment (…/events#) left by a URL template",
+    breaks: ["FED-EC-EVENTS-URL"],
+  },
+
+  // Fetch, list, every base endpoint
+  {
+    id: "fetch-content-type-jwt",
+    description: "fetch answers Subordinate Statements as application/jwt",
+    breaks: ["FED-FETCH-OK"],
+  },
+  {
+    id: "statement-typ-jwt",
+    description: "Subordinate Statements (fetch and the extended list's subordinate_statement) have typ JWT",
+    breaks: ["FED-FETCH-TYP", "FED-XL-STATEMENT-VALID"],
+  },
+  {
+    id: "statement-signed-by-subject",
+    description:
+      "Subordinate Statements are signed with the subordinate's own key (and its kid) instead of the issuer's",
+    breaks: ["FED-FETCH-SIGNATURE", "FED-XL-STATEMENT-VALID"],
+  },
+  {
+    id: "statement-iss-trailing-slash",
+    description: "Subordinate Statements have iss = the issuer's identifier with a trailing slash",
+    breaks: ["FED-FETCH-ISS-SUB", "FED-XL-STATEMENT-VALID"],
+  },
+  {
+    id: "statement-iat-milliseconds",
+    description: "Subordinate Statements have iat and exp in milliseconds (Date.now())",
+    breaks: ["FED-FETCH-CLAIMS"],
+  },
+  {
+    id: "statement-authority-hints",
+    description:
+      "Subordinate Statements copy the subordinate's authority_hints from its Entity Configuration",
+    breaks: ["FED-FETCH-NO-AUTHORITY-HINTS"],
+  },
+  {
+    id: "fetch-unknown-sub-500",
+    description: "fetch of an unknown sub answers 500 server_error (the lookup's null is dereferenced)",
+    breaks: ["FED-FETCH-NOT-FOUND"],
+  },
+  {
+    id: "fetch-error-no-description",
+    description: "fetch errors carry error but no error_description",
+    breaks: ["FED-ERROR-FORMAT"],
+  },
+  {
+    id: "fetch-not-found-400",
+    description: "fetch answers not_found with status 400",
+    breaks: ["FED-ERROR-STATUS"],
+  },
+  {
+    id: "list-intermediate-invalid-request",
+    description:
+      "the base list does not implement the intermediate filter and refuses it with 400 invalid_request instead of unsupported_parameter",
+    breaks: ["FED-LIST-FILTER-REFUSED"],
+  },
+  {
+    id: "list-hides-suspended",
+    description:
+      "the base list leaves out suspended subordinates (the extended list, another code path, shows them)",
+    breaks: ["FED-XL-SAME-AS-LIST", "FED-XL-ENTITY-TYPE", "FED-COLL-BELOW-ANCHOR"],
+  },
+  {
+    id: "unknown-parameter-rejected",
+    description:
+      "the extended list validates its query strictly and answers a parameter it does not know with 400 invalid_request",
+    breaks: ["FED-PARAM-UNKNOWN"],
+  },
+
+  // Extended list: shape and pagination
+  {
+    id: "xl-served-as-html",
+    description:
+      "the extended list's JSON is sent as text/html (the body is a string written with the framework's send)",
+    breaks: ["FED-XL-OK"],
+    skips: READS_XL_BODY,
+  },
+  {
+    id: "xl-timestamps-iso",
+    description: "registered and updated are ISO 8601 strings instead of NumericDates",
+    breaks: ["FED-XL-TIMESTAMP-TYPES"],
+    skips: NEEDS_UPDATED,
+  },
+  {
+    id: "xl-next-empty-string",
+    description: 'the last page carries "next": "" instead of leaving next out',
+    breaks: ["FED-XL-NEXT-STRING"],
+  },
+  {
+    id: "xl-next-missing-one-left",
+    description:
+      "next is left out when exactly one entry remains after the page (more-results test off by one), so the walk loses it",
+    breaks: ["FED-XL-NEXT-REQUIRED", "FED-XL-WALK-ONCE"],
+  },
+  {
+    id: "xl-border-repeats",
+    description:
+      "next names the last entry of the page, and from is inclusive, so each page repeats the previous page's last entry (with limit 1 the cursor never moves)",
+    breaks: ["FED-XL-WALK-ONCE", "FED-XL-FROM-INCLUSIVE", "FED-XL-CHANGE-FETCHED"],
+  },
+  {
+    id: "xl-order-varies-with-limit",
+    description:
+      "without limit the list is served newest identifier first (a default sort), with limit in ascending identifier order",
+    breaks: ["FED-XL-ORDER"],
+  },
+  {
+    id: "xl-from-unknown-400",
+    description: "an unknown or tampered from answers 400 invalid_request instead of 404 page_not_found",
+    breaks: ["FED-XL-FROM-UNKNOWN"],
+  },
+  {
+    id: "xl-from-unknown-html",
+    description: "an unknown or tampered from answers the web framework's 404 HTML page",
+    breaks: ["FED-XL-FROM-UNKNOWN", "FED-ERROR-FORMAT"],
+  },
+  {
+    id: "xl-removed-from-ends-walk",
+    description:
+      "a from whose entry was removed since answers 200 with an empty page and no next (the exact entry is looked up), so the rest of the walk is lost",
+    breaks: ["FED-XL-FROM-UNKNOWN", "FED-XL-CHANGE-FETCHED"],
+  },
+  {
+    id: "xl-limit-refused",
+    description:
+      "the extended list does not page: a request with limit answers 400 unsupported_parameter (without it every entry comes in one response)",
+    breaks: ["FED-XL-PAGING-UNDERSTOOD", "FED-XL-PRACTICAL-LIMIT"],
+    skips: NEEDS_LIMIT,
+  },
+  {
+    id: "xl-limit-ignored",
+    description: "limit is ignored: every page holds the default page size",
+    breaks: ["FED-XL-LIMIT"],
+  },
+  {
+    id: "xl-offset-cursor",
+    description:
+      "next encodes the offset of the next page (signed, so it is not forgeable): entries added or removed before it shift the walk",
+    breaks: ["FED-XL-CHANGE-FETCHED"],
+  },
+  {
+    id: "xl-snapshot-cursor",
+    description:
+      "a walk is served from a snapshot taken at its first page: subordinates added later never appear in it, removed ones still do (a next naming a removed entry starts with it)",
+    breaks: ["FED-XL-CHANGE-AHEAD", "FED-XL-FROM-UNKNOWN"],
+  },
+
+  // Extended list: claims and timestamps
+  {
+    id: "xl-statement-unasked",
+    description: "subordinate_statement is sent whenever claims is present, asked for or not",
+    breaks: ["FED-XL-CLAIMS-NO-STATEMENT"],
+  },
+  {
+    id: "xl-claims-last-only",
+    description:
+      "of a repeated claims parameter only the last value is read (the query made into an object); the comma form works",
+    breaks: ["FED-XL-CLAIMS-STATEMENT", "FED-XL-CLAIMS-INCLUDED"],
+  },
+  {
+    id: "xl-statement-partial",
+    description:
+      "the listing's subordinate_statement is made by a second serializer that leaves out metadata_policy, constraints and source_endpoint",
+    breaks: ["FED-XL-STATEMENT-FETCH"],
+  },
+  {
+    id: "xl-trust-marks-from-statement",
+    description:
+      "claims=trust_marks is read from the Subordinate Statement (which has none) instead of the entity's Entity Configuration",
+    breaks: ["FED-XL-CLAIMS-INCLUDED"],
+  },
+  {
+    id: "xl-claims-whitelist",
+    description:
+      "claims honours subordinate_statement, metadata and trust_marks only; other statement claims are never returned",
+    breaks: ["FED-XL-CLAIMS-ALL"],
+  },
+  {
+    id: "xl-audit-timestamps-ignored",
+    description: "audit_timestamps=true is accepted and ignored: entries carry no registered or updated",
+    breaks: ["FED-XL-AUDIT-TIMESTAMPS", "FED-XL-PRACTICAL-LIMIT"],
+    skips: NEEDS_UPDATED,
+  },
+  {
+    id: "xl-updated-after-exclusive",
+    description: "updated_after keeps entries updated strictly after the time, not at or after it",
+    breaks: ["FED-XL-UPDATED-AFTER"],
+  },
+  {
+    id: "xl-updated-before-dropped-with-after",
+    description:
+      "with updated_after and updated_before both given, only updated_after is applied (an else-if)",
+    breaks: ["FED-XL-UPDATED-BEFORE"],
+  },
+  {
+    id: "xl-updated-filter-no-timestamps",
+    description:
+      "entries of an updated_after or updated_before answer carry registered and updated only with audit_timestamps",
+    breaks: ["FED-XL-UPDATED-TIMESTAMPS"],
+  },
+  {
+    id: "xl-updated-is-registration",
+    description:
+      "the listing's updated is the registration time, never moved by later metadata, policy or key updates",
+    breaks: ["FED-EVT-UPDATED-AGREES"],
+  },
+  {
+    id: "xl-entity-type-from-statement",
+    description:
+      "the extended list's entity_type filter reads the types of the Subordinate Statement's metadata, not of the entity's Entity Configuration",
+    breaks: ["FED-XL-ENTITY-TYPE"],
+  },
+  {
+    id: "xl-trust-mark-type-every",
+    description:
+      "the extended list's repeated trust_mark_type keeps entities holding every listed type, not any",
+    breaks: ["FED-XL-TRUST-MARK-TYPE"],
+  },
+  {
+    id: "trust-mark-expiry-ignored",
+    description:
+      "the shared trust mark check verifies signature, issuer, subject and type but not exp: expired marks count in every filter",
+    breaks: ["FED-XL-TRUST-MARK-TYPE", "FED-COLL-TRUST-MARK-TYPE", "FED-COLL-TRUST-MARK-VERIFIED"],
+  },
+
+  // Entity collection
+  {
+    id: "coll-entities-null-when-empty",
+    description: 'an empty collection answers "entities": null (a nil list serialized)',
+    breaks: ["FED-COLL-OK"],
+  },
+  {
+    id: "coll-post-body-ignored",
+    description:
+      "the collection reads its parameters from the query string only, so a form POST is unfiltered",
+    breaks: ["FED-COLL-METHODS"],
+  },
+  {
+    id: "coll-entity-types-from-infos",
+    description:
+      "entity_types is built from the keys of entity_infos, so with entity_type it lists only the requested types",
+    breaks: ["FED-COLL-ENTITY-TYPES"],
+  },
+  {
+    id: "coll-entity-types-omitted",
+    description: "entity_types is sent only when entity_claims names it",
+    breaks: ["FED-COLL-ENTITY-TYPES-PRESENT"],
+  },
+  {
+    id: "coll-infos-null-for-bare-type",
+    description: "entity_infos gives null (not an object) for an entity type without informational claims",
+    breaks: ["FED-COLL-INFOS-SHAPE"],
+  },
+  {
+    id: "coll-trust-marks-strings",
+    description: "the collection's trust_marks is an array of Trust Mark JWT strings, not of objects",
+    breaks: ["FED-COLL-TRUST-MARKS"],
+  },
+  {
+    id: "coll-lists-anchor-itself",
+    description: "the anchor's collection of its own federation lists the anchor itself among the entities",
+    breaks: ["FED-COLL-BELOW-ANCHOR"],
+  },
+  {
+    id: "coll-entity-type-ignored",
+    description:
+      "the collection does not implement entity_type and ignores it (every entity, every type in entity_infos)",
+    breaks: ["FED-COLL-ENTITY-TYPE", "FED-COLL-INFOS-TYPES"],
+  },
+  {
+    id: "coll-infos-unrequested-types",
+    description: "with entity_type the collection filters entities but entity_infos still holds every type",
+    breaks: ["FED-COLL-INFOS-TYPES"],
+  },
+  {
+    id: "coll-trust-mark-type-any",
+    description:
+      "the collection's repeated trust_mark_type keeps entities holding any listed type, not every one",
+    breaks: ["FED-COLL-TRUST-MARK-TYPE"],
+  },
+  {
+    id: "coll-trust-marks-unverified",
+    description:
+      "the collection's trust_mark_type filter looks at the mark's type and exp without verifying its signature: a forged mark counts",
+    breaks: ["FED-COLL-TRUST-MARK-VERIFIED"],
+  },
+  {
+    id: "coll-omitted-anchor-immediate-only",
+    description:
+      "without trust_anchor the anchor lists only its Immediate Subordinates (the base list's data), not the entities below its Intermediates",
+    breaks: ["FED-COLL-TA-OMITTED"],
+  },
+  {
+    id: "coll-intermediate-acts-as-anchor",
+    description:
+      "(intermediate) without trust_anchor an Intermediate lists its own subtree instead of an empty result",
+    breaks: ["FED-COLL-TA-NOT-ANCHOR"],
+  },
+  {
+    id: "coll-trust-anchor-ignored",
+    description:
+      "trust_anchor is ignored: every request lists the responder's own federation, for another or an unknown anchor too",
+    breaks: ["FED-COLL-TA-OTHER", "FED-COLL-TA-UNKNOWN"],
+  },
+  {
+    id: "coll-query-regex-500",
+    description:
+      "query is compiled into a regular expression: a query with ( [ * or similar answers 500 server_error",
+    breaks: ["FED-COLL-UNSUPPORTED-PARAM"],
+  },
+  {
+    id: "coll-limit-ignored",
+    description: "the collection ignores limit: every page holds up to the upper limit",
+    breaks: ["FED-COLL-LIMIT"],
+  },
+  {
+    id: "coll-next-skips-one",
+    description:
+      "the collection's next names the second entity of the next page (off by one), so one entity per page border is never listed",
+    breaks: ["FED-COLL-NEXT-REQUIRED"],
+  },
+  {
+    id: "coll-next-last-entry",
+    description:
+      "the collection's next names the last entity of the page, so it repeats at every page border (with limit 1 the cursor never moves)",
+    breaks: ["FED-COLL-WALK-ONCE"],
+  },
+  {
+    id: "coll-from-unknown-first-page",
+    description:
+      "an unknown or tampered collection from answers the first page (a cursor that fails to decode means 'start')",
+    breaks: ["FED-COLL-FROM-UNKNOWN"],
+  },
+  {
+    id: "coll-entity-claims-no-trust-marks",
+    description:
+      "entity_claims=trust_marks is accepted but never honoured (trust_marks only in the default answer)",
+    breaks: ["FED-COLL-ENTITY-CLAIMS-INCLUDE"],
+  },
+  {
+    id: "coll-entity-claims-additive",
+    description: "entity_claims adds claims to the default set instead of replacing it",
+    breaks: ["FED-COLL-ENTITY-CLAIMS-EXCLUDE"],
+  },
+  {
+    id: "coll-info-claims-short-table",
+    description:
+      "info_claims selects from display_name and description only: keywords, logo_uri, policy_uri and information_uri asked for are never returned",
+    breaks: ["FED-COLL-INFO-CLAIMS-INCLUDE"],
+  },
+  {
+    id: "coll-info-claims-additive",
+    description: "info_claims adds claims to the default set instead of replacing it",
+    breaks: ["FED-COLL-INFO-CLAIMS-EXCLUDE"],
+  },
+  {
+    id: "coll-unknown-claim-ignored",
+    description: "an entity_claims or info_claims value the target does not know is silently ignored (200)",
+    breaks: ["FED-COLL-UNSUPPORTED-CLAIM"],
+  },
+  {
+    id: "coll-locale-exact",
+    description: "locale matches language tags exactly: locale=de leaves out display_name#de-CH",
+    breaks: ["FED-COLL-LOCALE-SUBTAGS"],
+  },
+  {
+    id: "coll-locale-drops-untagged",
+    description: "with locale, only the tagged values are kept: the untagged display_name is dropped",
+    breaks: ["FED-COLL-LOCALE-UNTAGGED"],
+  },
+  {
+    id: "coll-locale-prefix",
+    description:
+      "locale matches by string prefix without the subtag boundary: locale=fi also returns display_name#fil",
+    breaks: ["FED-COLL-LOCALE-MATCH"],
+  },
+  {
+    id: "coll-no-locale-untagged-only",
+    description: "without locale only the untagged values are returned (language variants only on request)",
+    breaks: ["FED-COLL-LOCALE-ALL"],
+  },
+  {
+    id: "coll-display-name-no-fallback",
+    description: "display_name is copied only when set: no fallback to client_name or resource_name",
+    breaks: ["FED-COLL-DISPLAY-NAME"],
+  },
+  {
+    id: "coll-keywords-joined",
+    description: "keywords are copied into entity_infos as one comma-joined string, not the published array",
+    breaks: ["FED-COLL-INFO-COPIED"],
+  },
+  {
+    id: "coll-no-last-updated",
+    description: "collection answers carry no last_updated",
+    breaks: ["FED-COLL-LAST-UPDATED"],
+  },
+  {
+    id: "coll-page-not-found-400",
+    description: "the collection answers page_not_found with status 400",
+    breaks: ["FED-COLL-ERROR-STATUS"],
+  },
+  {
+    id: "coll-error-no-description",
+    description: "collection errors carry error but no error_description",
+    breaks: ["FED-COLL-ERROR-FORMAT"],
+  },
+
+  // Subordinate events
+  {
+    id: "evt-content-type-jwt",
+    description: "events statements are served as application/jwt",
+    breaks: ["FED-EVT-OK"],
+  },
+  {
+    id: "evt-typ-jwt",
+    description: "events statements have typ JWT",
+    breaks: ["FED-EVT-TYP"],
+  },
+  {
+    id: "evt-unpublished-key",
+    description:
+      "events statements are signed with a separate events key that the Entity Configuration does not publish",
+    breaks: ["FED-EVT-SIGNATURE"],
+  },
+  {
+    id: "evt-no-sub",
+    description: "events statements leave out sub (the subject is in the request)",
+    breaks: ["FED-EVT-ISS-SUB"],
+  },
+  {
+    id: "evt-exp-from-history",
+    description:
+      "an events statement's exp is a day after its latest event rather than after its iat, so it is already expired",
+    breaks: ["FED-EVT-IAT"],
+  },
+  {
+    id: "evt-events-claim-name",
+    description:
+      "the events are in a claim named events (as in a SET) instead of federation_registration_events",
+    breaks: ["FED-EVT-EVENTS"],
+    skips: [
+      "FED-EVT-EVENT-MEMBERS",
+      "FED-EVT-EVENT-KNOWN",
+      "FED-EVT-REGISTRATION-ALONE",
+      "FED-EVT-INFO-URI-HTTPS",
+      "FED-EVT-UPDATED-AGREES",
+    ],
+  },
+  {
+    id: "evt-information-uri-relative",
+    description:
+      "events carry information_uri as a path relative to the responder (/docs/federation-events#…)",
+    breaks: ["FED-EVT-EVENT-MEMBERS", "FED-EVT-INFO-URI-HTTPS"],
+  },
+  {
+    id: "evt-jwks-updates-spelling",
+    description: "key updates are named jwks_updates (the spelling of the public draft's example)",
+    breaks: ["FED-EVT-EVENT-KNOWN"],
+  },
+  {
+    id: "evt-registration-with-jwks-update",
+    description:
+      "a registration is recorded together with a jwks_update at the same iat (the initial keys as an update)",
+    breaks: ["FED-EVT-REGISTRATION-ALONE"],
+  },
+  {
+    id: "evt-errors-plain-text",
+    description: "events errors (unknown or missing sub) are plain-text bodies",
+    breaks: ["FED-EVT-ERROR-JSON", "FED-ERROR-FORMAT"],
+  },
+  {
+    id: "evt-unknown-sub-empty",
+    description: "an events request for an unknown sub answers 200 with a statement holding no events",
+    breaks: ["FED-EVT-UNKNOWN-SUB"],
+  },
+
+  // Client authentication (the protected Intermediate)
+  {
+    id: "auth-jti-replay",
+    description: "(client auth) client assertions are not remembered: a replayed assertion is accepted",
+    breaks: ["FED-AUTH-ASSERTION-CHECKED"],
+  },
+  {
+    id: "auth-xl-params-from-query",
+    description:
+      "(client auth) the extended list authenticates the POST but reads limit, from and claims from the query string",
+    breaks: ["FED-AUTH-XL-POST"],
+  },
+  {
+    id: "auth-coll-params-from-query",
+    description:
+      "(client auth) the collection authenticates the POST but reads its filters from the query string",
+    breaks: ["FED-AUTH-COLL-POST"],
+  },
+  {
+    id: "auth-events-sub-from-query",
+    description:
+      "(client auth) the events endpoint authenticates the POST but reads sub from the query string (400 without it)",
+    breaks: ["FED-AUTH-EVT-POST"],
+  },
+] as const satisfies readonly FaultDef[];
+
+/** The id of a fault of this target. */
+export type FaultId = (typeof faults)[number]["id"];
+
+/** The faults a running target was started with. */
+export type FaultSet = EngineFaultSet<FaultId>;
+
+/** Validates the requested fault ids (an unknown one throws). */
+export const faultSet = (ids: readonly string[]): FaultSet => selectFaults("federation", faults, ids);
