@@ -5,6 +5,7 @@ import { entityConfigurationChecks } from "./checks/entity-configuration.js";
 import { fetchListChecks } from "./checks/fetch-list.js";
 import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js";
 import { claimsChecks } from "./checks/claims.js";
+import { eventsChecks } from "./checks/events.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -25,6 +26,7 @@ export default defineSuite({
     ...extendedListChecks,
     ...fromUnknownChecks,
     ...claimsChecks,
+    ...eventsChecks,
   ],
   observers: federationObservers,
 });

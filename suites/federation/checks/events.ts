@@ -1,0 +1,247 @@
+import { defineCheck, type Details } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { FederationProfile } from "../profile.js";
+import { Fed, typeIs } from "../client.js";
+import { TAG } from "../observers.js";
+import { decodeStatement, isObject, LEEWAY, now, verifyWith, type Json } from "../statements.js";
+import { baseList, withQuery } from "./fetch-list.js";
+
+export const EVENTS_TYPE = "application/entity-events-statement+jwt";
+/** The event types of specs/001 Events; `jwks_updates` is the spelling of one public example. */
+const KNOWN = [
+  "registration",
+  "metadata_update",
+  "metadata_policy_update",
+  "jwks_update",
+  "revocation",
+  "suspension",
+];
+const UPDATES = ["metadata_update", "metadata_policy_update", "jwks_update"];
+
+/** An absolute URL (a fragment is fine: documentation may point into a page). */
+function absoluteUrl(v: unknown): boolean {
+  if (typeof v !== "string") return false;
+  try {
+    return new URL(v).protocol.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+interface Statement {
+  readonly sub: string;
+  readonly res: HttpResponse;
+  readonly token: string;
+  readonly header: Json;
+  readonly payload: Json;
+  readonly events: readonly Json[];
+}
+
+/** specs/001 Endpoints: Subordinate events; Resources: Subordinate events statement; Events. */
+export const eventsChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.events",
+    title:
+      "the events endpoint answers each subordinate with an entity-events-statement+jwt signed by a key of the Entity Configuration, iss the target, sub as asked, whose events have iat and a known type, registration never with an update at its time; an unknown sub is a JSON 4xx",
+    requirements: [
+      "FED-EVT-OK",
+      "FED-EVT-TYP",
+      "FED-EVT-SIGNATURE",
+      "FED-EVT-ISS-SUB",
+      "FED-EVT-IAT",
+      "FED-EVT-EVENTS",
+      "FED-EVT-EVENT-MEMBERS",
+      "FED-EVT-EVENT-KNOWN",
+      "FED-EVT-REGISTRATION-ALONE",
+      "FED-EVT-INFO-URI-HTTPS",
+      "FED-EVT-ERROR-JSON",
+      "FED-EVT-UNKNOWN-SUB",
+    ],
+    timeoutMs: 120_000,
+    async run(c) {
+      const f = new Fed(c);
+      const ec = await f.trusted();
+      const url = await f.endpoint("federation_subordinate_events_endpoint");
+      const get = (sub: string, label: string): Promise<HttpResponse> =>
+        c.http.get(withQuery(url, [["sub", sub]]), { label, tags: [TAG.events] });
+      // An unknown subject: a JSON 4xx error.
+      const unknown = await get(
+        `${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`,
+        "events of an unknown sub",
+      );
+      c.check("FED-EVT-UNKNOWN-SUB", unknown.status >= 400 && unknown.status < 500, {
+        expected: "a 4xx error",
+        actual: `${unknown.status}`,
+        res: unknown,
+        kind: unknown.status < 300 ? "accepted" : "wrong-status",
+      });
+      const listed = await baseList(c, f);
+      if (listed === undefined) return c.skip("the base list is not a list: see FED-LIST-OK", "dependency");
+      const subs = listed.slice(0, c.profile.walk.fetchMax);
+      const answers: { sub: string; res: HttpResponse }[] = [];
+      for (const sub of subs) answers.push({ sub, res: await get(sub, `events of ${sub}`) });
+      const errors = [unknown, ...answers.map((a) => a.res)].filter((r) => r.status !== 200);
+      if (errors.length > 0)
+        await c.each("FED-EVT-ERROR-JSON", errors, "error answer", (r) =>
+          typeIs(r, "application/json") && isObject(r.json)
+            ? undefined
+            : {
+                expected: "application/json with a JSON object",
+                actual: `${r.status} ${r.header("content-type") ?? "(no Content-Type)"}`,
+                res: r,
+                kind: "malformed",
+              },
+        );
+      else c.skipOnly("FED-EVT-ERROR-JSON", "no error answer to judge", "other");
+      const statements: Statement[] = [];
+      await c.each("FED-EVT-OK", answers, "subordinate", ({ sub, res }): Details | undefined => {
+        const d = decodeStatement(res.text);
+        if (res.status === 200 && typeIs(res, EVENTS_TYPE) && d.ok) {
+          const ev = d.payload.federation_registration_events;
+          statements.push({
+            sub,
+            res,
+            token: res.text,
+            header: d.header,
+            payload: d.payload,
+            events: Array.isArray(ev) ? ev.filter(isObject) : [],
+          });
+          return undefined;
+        }
+        return {
+          expected: `200 ${EVENTS_TYPE} with a JWT for sub ${sub}`,
+          actual: `${res.status} ${res.header("content-type") ?? "(no Content-Type)"}${d.ok ? "" : `: ${d.why}`}`,
+          res,
+          kind: res.status !== 200 ? "wrong-status" : d.ok ? "wrong-value" : "malformed",
+        };
+      });
+      await c.each("FED-EVT-TYP", statements, "statement", (s) =>
+        s.header.typ === "entity-events-statement+jwt"
+          ? undefined
+          : {
+              expected: "typ entity-events-statement+jwt",
+              actual: `typ ${quote(s.header.typ ?? null)} (sub ${s.sub})`,
+              res: s.res,
+            },
+      );
+      await c.each("FED-EVT-SIGNATURE", statements, "statement", async (s) => {
+        const why = await verifyWith(s.token, s.header, ec.keys);
+        return why === undefined
+          ? undefined
+          : {
+              expected: "signed with a key of the Entity Configuration",
+              actual: `${why} (sub ${s.sub})`,
+              res: s.res,
+            };
+      });
+      await c.each("FED-EVT-ISS-SUB", statements, "statement", (s) =>
+        s.payload.iss === f.entityId && s.payload.sub === s.sub
+          ? undefined
+          : {
+              expected: `iss ${f.entityId}, sub ${s.sub}`,
+              actual: `iss ${quote(s.payload.iss ?? null)}, sub ${quote(s.payload.sub ?? null)}`,
+              res: s.res,
+            },
+      );
+      await c.each("FED-EVT-IAT", statements, "statement", (s) => {
+        const { iat, exp } = s.payload;
+        const t = now();
+        const bad =
+          typeof iat !== "number"
+            ? `iat ${quote(iat ?? null)}`
+            : iat > t + LEEWAY
+              ? `iat ${iat} in the future`
+              : exp !== undefined && (typeof exp !== "number" || exp < t - LEEWAY)
+                ? `exp ${quote(exp)} past or not a number`
+                : undefined;
+        return bad === undefined
+          ? undefined
+          : {
+              expected: "a numeric iat not in the future; exp, when present, not past",
+              actual: `${bad} (sub ${s.sub})`,
+              res: s.res,
+            };
+      });
+      await c.each("FED-EVT-EVENTS", statements, "statement", (s) => {
+        const ev = s.payload.federation_registration_events;
+        return Array.isArray(ev) && ev.every(isObject)
+          ? undefined
+          : {
+              expected: "federation_registration_events, an array of objects",
+              actual: `${quote(ev ?? null, 120)} (sub ${s.sub})`,
+              res: s.res,
+              kind: ev === undefined ? "missing" : "malformed",
+            };
+      });
+      const events = statements.flatMap((s) => s.events.map((e) => ({ e, s })));
+      await c.each("FED-EVT-EVENT-MEMBERS", events, "event", ({ e, s }) => {
+        const problems = [
+          typeof e.iat !== "number" ? `iat ${quote(e.iat ?? null)}` : "",
+          typeof e.event !== "string" ? `event ${quote(e.event ?? null)}` : "",
+          e.event_description !== undefined && typeof e.event_description !== "string"
+            ? "event_description not a string"
+            : "",
+          e.information_uri !== undefined && !absoluteUrl(e.information_uri)
+            ? `information_uri ${quote(e.information_uri)}`
+            : "",
+        ].filter(Boolean);
+        return problems.length === 0
+          ? undefined
+          : {
+              expected: "iat a number, event a string",
+              actual: `${problems.join("; ")} (sub ${s.sub})`,
+              res: s.res,
+            };
+      });
+      const known = new Set([...KNOWN, ...c.profile.eventTypes]);
+      await c.each("FED-EVT-EVENT-KNOWN", events, "event", ({ e, s }) =>
+        typeof e.event !== "string" || known.has(e.event)
+          ? undefined
+          : {
+              expected: `one of ${[...known].join(", ")} (or a type listed in suites.federation.eventTypes)`,
+              actual: `${quote(e.event)}${e.event === "jwks_updates" ? " (the spelling of one public example; the event is jwks_update)" : ""} (sub ${s.sub})`,
+              res: s.res,
+              kind: "wrong-value",
+            },
+      );
+      await c.each("FED-EVT-REGISTRATION-ALONE", statements, "statement", (s) => {
+        const regs = new Set(s.events.filter((e) => e.event === "registration").map((e) => e.iat));
+        const clash = s.events.find(
+          (e) => typeof e.event === "string" && UPDATES.includes(e.event) && regs.has(e.iat),
+        );
+        return clash === undefined
+          ? undefined
+          : {
+              expected: "no update event at the time of a registration",
+              actual: `${String(clash.event)} at iat ${String(clash.iat)}, the registration's (sub ${s.sub})`,
+              res: s.res,
+            };
+      });
+      const uris = events.filter(({ e }) => e.information_uri !== undefined);
+      if (uris.length === 0)
+        c.skipOnly("FED-EVT-INFO-URI-HTTPS", "no event carries an information_uri", "other");
+      else
+        await c.each("FED-EVT-INFO-URI-HTTPS", uris, "information_uri", ({ e, s }) =>
+          typeof e.information_uri === "string" && e.information_uri.startsWith("https://")
+            ? undefined
+            : { expected: "an https URL", actual: `${quote(e.information_uri)} (sub ${s.sub})`, res: s.res },
+        );
+      if (listed.length > subs.length)
+        for (const id of [
+          "FED-EVT-OK",
+          "FED-EVT-TYP",
+          "FED-EVT-SIGNATURE",
+          "FED-EVT-ISS-SUB",
+          "FED-EVT-IAT",
+          "FED-EVT-EVENTS",
+          "FED-EVT-EVENT-MEMBERS",
+          "FED-EVT-REGISTRATION-ALONE",
+        ])
+          c.partly(
+            id,
+            `judged on the first ${subs.length} of ${listed.length} subordinates (suites.federation.walk.fetchMax)`,
+          );
+    },
+  }),
+];
