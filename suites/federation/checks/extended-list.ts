@@ -170,10 +170,8 @@ export const fromUnknownChecks = [
       if (first !== undefined) forged.push(tamper(first));
       await c.each("FED-XL-FROM-UNKNOWN", forged, "forged from", async (from) => {
         const res = await c.http.get(
-          withQuery(url, [
-            ["from", from],
-            ["limit", "2"],
-          ]),
+          // Without limit: a target that refuses limit (FED-XL-PAGING-UNDERSTOOD) still answers this.
+          withQuery(url, [["from", from]]),
           {
             label: `extended list, from ${from.length > 40 ? `${from.slice(0, 40)}…` : from}`,
             tags: [TAG.extendedList],
