@@ -6,6 +6,7 @@ import { fetchListChecks } from "./checks/fetch-list.js";
 import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js";
 import { claimsChecks } from "./checks/claims.js";
 import { eventsChecks } from "./checks/events.js";
+import { changeChecks } from "./checks/change.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -27,6 +28,7 @@ export default defineSuite({
     ...fromUnknownChecks,
     ...claimsChecks,
     ...eventsChecks,
+    ...changeChecks,
   ],
   observers: federationObservers,
 });
