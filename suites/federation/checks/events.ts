@@ -97,7 +97,8 @@ export const eventsChecks = [
       const statements: Statement[] = [];
       await c.each("FED-EVT-OK", answers, "subordinate", ({ sub, res }): Details | undefined => {
         const d = decodeStatement(res.text);
-        if (res.status === 200 && typeIs(res, EVENTS_TYPE) && d.ok) {
+        // A statement served under another media type is still judged by the other rules.
+        if (res.status === 200 && d.ok) {
           const ev = d.payload.federation_registration_events;
           statements.push({
             sub,
@@ -107,8 +108,8 @@ export const eventsChecks = [
             payload: d.payload,
             events: Array.isArray(ev) ? ev.filter(isObject) : [],
           });
-          return undefined;
         }
+        if (res.status === 200 && typeIs(res, EVENTS_TYPE) && d.ok) return undefined;
         return {
           expected: `200 ${EVENTS_TYPE} with a JWT for sub ${sub}`,
           actual: `${res.status} ${res.header("content-type") ?? "(no Content-Type)"}${d.ok ? "" : `: ${d.why}`}`,
