@@ -111,3 +111,18 @@ export function endpointUrlProblem(v: unknown, allowPlainHttp: boolean): string 
   if (v.includes("#")) return `${quote(v, 120)} has a fragment`;
   return undefined;
 }
+
+/** What is wrong with a trust_marks claim (an array of {trust_mark_type, trust_mark JWT}), undefined when nothing. */
+export function trustMarkProblems(marks: unknown): string | undefined {
+  if (!Array.isArray(marks)) return `trust_marks ${quote(marks, 120)} is not an array`;
+  const bad = marks.filter(
+    (m) =>
+      !isObject(m) ||
+      typeof m.trust_mark_type !== "string" ||
+      typeof m.trust_mark !== "string" ||
+      !decodeStatement(m.trust_mark).ok,
+  );
+  return bad.length === 0
+    ? undefined
+    : `${bad.length} element(s) not so, the first ${quote(bad[0] ?? null, 160)}`;
+}

@@ -2,7 +2,14 @@ import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed, STATEMENT_TYPE, typeIs, wellKnownUrl } from "../client.js";
-import { decodeStatement, endpointUrlProblem, isObject, keysOf, timeProblems } from "../statements.js";
+import {
+  decodeStatement,
+  endpointUrlProblem,
+  isObject,
+  keysOf,
+  timeProblems,
+  trustMarkProblems,
+} from "../statements.js";
 
 const URL_RULES = [
   ["FED-EC-XLIST-URL", "federation_extended_list_endpoint"],
@@ -115,18 +122,10 @@ export const entityConfigurationChecks = [
       if (marks === undefined)
         c.skipOnly("FED-EC-TRUST-MARKS", "the Entity Configuration carries no trust_marks", "other");
       else {
-        const bad = Array.isArray(marks)
-          ? marks.filter(
-              (m) =>
-                !isObject(m) ||
-                typeof m.trust_mark_type !== "string" ||
-                typeof m.trust_mark !== "string" ||
-                !decodeStatement(m.trust_mark).ok,
-            )
-          : [marks];
-        c.check("FED-EC-TRUST-MARKS", bad.length === 0, {
+        const bad = trustMarkProblems(marks);
+        c.check("FED-EC-TRUST-MARKS", bad === undefined, {
           expected: "trust_marks: an array of {trust_mark_type, trust_mark (a JWT)}",
-          actual: `${bad.length} element(s) not so, the first ${quote(bad[0] ?? null, 200)}`,
+          actual: bad ?? "",
           kind: "malformed",
         });
       }

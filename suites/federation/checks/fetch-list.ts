@@ -2,9 +2,16 @@ import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
-import { Fed, STATEMENT_TYPE, typeIs, type Ctx } from "../client.js";
+import { Fed, STATEMENT_TYPE, typeIs, wellKnownUrl, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
-import { decodeStatement, keysOf, timeProblems, verifyWith, type Json } from "../statements.js";
+import {
+  decodeStatement,
+  keysOf,
+  timeProblems,
+  trustMarkProblems,
+  verifyWith,
+  type Json,
+} from "../statements.js";
 
 /** `url` with these query parameters appended (an endpoint URL may carry a query of its own). */
 export function withQuery(url: string, params: readonly (readonly [string, string])[]): string {
@@ -54,6 +61,7 @@ export const fetchListChecks = [
       "FED-FETCH-CLAIMS",
       "FED-FETCH-NO-AUTHORITY-HINTS",
       "FED-FETCH-NOT-FOUND",
+      "FED-EC-TRUST-MARKS",
     ],
     async run(c) {
       const f = new Fed(c);
@@ -148,6 +156,33 @@ export const fetchListChecks = [
               kind: "wrong-value",
             },
       );
+      // FED-EC-TRUST-MARKS over the subordinates' own Entity Configurations (the target's own is
+      // judged by federation.entity-configuration).
+      const marks: { sub: string; res: HttpResponse; marks: unknown }[] = [];
+      for (const sub of subs) {
+        const res = await c.http.get(wellKnownUrl(sub), { label: `Entity Configuration of ${sub}` });
+        const d = decodeStatement(res.text);
+        if (res.status === 200 && d.ok && d.payload.trust_marks !== undefined)
+          marks.push({ sub, res, marks: d.payload.trust_marks });
+      }
+      if (marks.length === 0)
+        c.skipOnly(
+          "FED-EC-TRUST-MARKS",
+          "no listed subordinate's Entity Configuration carries trust_marks",
+          "other",
+        );
+      else
+        await c.each("FED-EC-TRUST-MARKS", marks, "subordinate's trust_marks", (m) => {
+          const bad = trustMarkProblems(m.marks);
+          return bad === undefined
+            ? undefined
+            : {
+                expected: "trust_marks: an array of {trust_mark_type, trust_mark (a JWT)}",
+                actual: `${bad} (${m.sub})`,
+                res: m.res,
+                kind: "malformed",
+              };
+        });
       if (listed.length > max)
         for (const id of [
           "FED-FETCH-OK",
