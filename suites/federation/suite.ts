@@ -7,6 +7,7 @@ import { extendedListChecks, fromUnknownChecks } from "./checks/extended-list.js
 import { claimsChecks } from "./checks/claims.js";
 import { eventsChecks } from "./checks/events.js";
 import { changeChecks } from "./checks/change.js";
+import { unknownParamChecks } from "./checks/unknown-params.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -29,6 +30,7 @@ export default defineSuite({
     ...claimsChecks,
     ...eventsChecks,
     ...changeChecks,
+    ...unknownParamChecks,
   ],
   observers: federationObservers,
 });
