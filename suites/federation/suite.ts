@@ -8,6 +8,7 @@ import { claimsChecks } from "./checks/claims.js";
 import { eventsChecks } from "./checks/events.js";
 import { changeChecks } from "./checks/change.js";
 import { unknownParamChecks } from "./checks/unknown-params.js";
+import { timestampChecks } from "./checks/timestamps.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -31,6 +32,7 @@ export default defineSuite({
     ...eventsChecks,
     ...changeChecks,
     ...unknownParamChecks,
+    ...timestampChecks,
   ],
   observers: federationObservers,
 });
