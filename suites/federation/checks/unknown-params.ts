@@ -4,10 +4,10 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
 import { TAG } from "../observers.js";
-import { decodeStatement } from "../statements.js";
+import { decodeStatement, isObject } from "../statements.js";
 import { baseList, withQuery } from "./fetch-list.js";
 
-/** An answer as comparable text: a signed body by its payload without iat, exp and jti; JSON canonically. */
+/** An answer as comparable text: a signed body by its payload without iat, exp and jti; JSON without next. */
 function comparable(res: HttpResponse): string {
   const d = decodeStatement(res.text);
   if (d.ok) {
@@ -18,7 +18,11 @@ function comparable(res: HttpResponse): string {
         .map((k) => [k, rest[k]]),
     )}`;
   }
-  return `${res.status} ${res.jsonError === undefined ? JSON.stringify(res.json) : res.text}`;
+  // `next` is opaque: two answers to the same request may carry different cursors to the same page.
+  const body = isObject(res.json)
+    ? Object.fromEntries(Object.entries(res.json).filter(([k]) => k !== "next"))
+    : res.json;
+  return `${res.status} ${res.jsonError === undefined ? JSON.stringify(body) : res.text}`;
 }
 
 /** public-spec-facts §2 Endpoints: unknown parameters ignored. */
