@@ -9,6 +9,7 @@ import { eventsChecks } from "./checks/events.js";
 import { changeChecks } from "./checks/change.js";
 import { unknownParamChecks } from "./checks/unknown-params.js";
 import { timestampChecks } from "./checks/timestamps.js";
+import { collectionChecks } from "./checks/collection.js";
 import { federationObservers } from "./observers.js";
 
 /**
@@ -33,6 +34,7 @@ export default defineSuite({
     ...changeChecks,
     ...unknownParamChecks,
     ...timestampChecks,
+    ...collectionChecks,
   ],
   observers: federationObservers,
 });

@@ -1,0 +1,287 @@
+import fc from "fast-check";
+import { defineCheck } from "../../../src/engine/check.js";
+import { rethrowControl } from "../../../src/engine/property.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { FederationProfile } from "../profile.js";
+import { Fed, type Ctx } from "../client.js";
+import { TAG } from "../observers.js";
+import { isObject, type Json } from "../statements.js";
+import { withQuery } from "./fetch-list.js";
+
+interface CollPage {
+  readonly res: HttpResponse;
+  readonly ids: readonly string[];
+  readonly entities: readonly Json[];
+  readonly next: string | undefined;
+  readonly lastUpdated: unknown;
+  readonly shape?: string;
+  readonly badEntity?: string;
+}
+
+interface CollWalk {
+  readonly pages: readonly CollPage[];
+  readonly ids: readonly string[];
+  readonly stopped?: string;
+}
+
+function readCollPage(res: HttpResponse): CollPage {
+  const base = { res, ids: [], entities: [], next: undefined, lastUpdated: undefined };
+  if (res.status !== 200) return { ...base, shape: `answered ${res.status}` };
+  if (!/^application\/json\s*(;|$)/i.test(res.header("content-type") ?? ""))
+    return { ...base, shape: `Content-Type ${quote(res.header("content-type") ?? "(none)")}` };
+  const b = res.json;
+  if (!isObject(b)) return { ...base, shape: res.jsonError ?? "not a JSON object" };
+  if (!Array.isArray(b.entities) || !b.entities.every(isObject))
+    return { ...base, shape: `entities ${quote(b.entities ?? null, 80)} is not an array of objects` };
+  if (b.next !== undefined && (typeof b.next !== "string" || b.next === ""))
+    return { ...base, shape: `next ${quote(b.next)}` };
+  if (b.last_updated !== undefined && typeof b.last_updated !== "number")
+    return { ...base, shape: `last_updated ${quote(b.last_updated)} is not a number` };
+  const entities = b.entities as Json[];
+  const bad = entities.find((e) => typeof e.entity_id !== "string" || e.entity_id === "");
+  return {
+    res,
+    ids: entities.map((e) => String(e.entity_id)),
+    entities,
+    next: typeof b.next === "string" ? b.next : undefined,
+    lastUpdated: b.last_updated,
+    ...(bad !== undefined ? { badEntity: `an Entity Info without entity_id: ${quote(bad, 120)}` } : {}),
+  };
+}
+
+/** Walks the collection next→from within the profile's bounds; a cursor seen before stops it. */
+async function walkCollection(
+  c: Ctx,
+  url: string,
+  limit: number | undefined,
+  label: string,
+): Promise<CollWalk> {
+  const pages: CollPage[] = [];
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  let from: string | undefined;
+  for (;;) {
+    if (pages.length >= c.profile.walk.maxPages)
+      return { pages, ids, stopped: `stopped after ${pages.length} pages (suites.federation.walk.maxPages)` };
+    const params: [string, string][] = [];
+    if (limit !== undefined) params.push(["limit", String(limit)]);
+    if (from !== undefined) params.push(["from", from]);
+    const res = await c.http.get(withQuery(url, params), {
+      label: `${label}, page ${pages.length + 1}`,
+      tags: [TAG.collection],
+    });
+    const page = readCollPage(res);
+    pages.push(page);
+    if (page.shape !== undefined) return { pages, ids, stopped: `page ${pages.length}: ${page.shape}` };
+    ids.push(...page.ids);
+    if (ids.length > c.profile.walk.maxEntries)
+      return { pages, ids, stopped: `stopped after ${ids.length} entities` };
+    if (page.next === undefined) return { pages, ids };
+    if (seen.has(page.next)) return { pages, ids, stopped: `next ${quote(page.next, 60)} came back` };
+    seen.add(page.next);
+    from = page.next;
+  }
+}
+
+/** specs/001 Endpoints: Entity collection (GET or form POST; from, limit, next; last_updated). */
+export const collectionChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.collection-walk",
+    title:
+      "the collection answers GET and form POST alike with entities carrying entity_id; walking next→from, for any limit, lists every entity once, never more than limit a page, with last_updated",
+    requirements: [
+      "FED-COLL-OK",
+      "FED-COLL-ENTITY-ID",
+      "FED-COLL-METHODS",
+      "FED-COLL-LIMIT",
+      "FED-COLL-NEXT-REQUIRED",
+      "FED-COLL-WALK-ONCE",
+      "FED-COLL-LAST-UPDATED",
+    ],
+    timeoutMs: 120_000,
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const url = await f.endpoint("federation_collection_endpoint");
+      const ref = await walkCollection(c, url, undefined, "collection");
+      const all: CollWalk[] = [ref];
+      c.require("FED-COLL-OK", ref.pages[0]!.shape === undefined, {
+        expected: "200 application/json with entities, an array of objects",
+        actual: ref.pages[0]!.shape ?? "",
+        res: ref.pages[0]!.res,
+      });
+      // The same page by form POST (the document allows either method), with a parameter in
+      // both so that a POST whose body is not read shows.
+      const getTwo = await c.http.get(withQuery(url, [["limit", "2"]]), {
+        label: "collection, limit 2",
+        tags: [TAG.collection],
+      });
+      const post = await c.http.post(url, {
+        form: { limit: "2" },
+        label: "collection by form POST, limit 2",
+        tags: [TAG.collection],
+      });
+      if (post.status === 405) {
+        c.note(
+          "the collection endpoint refuses POST (405); the document allows GET alone without client authentication",
+        );
+        c.skipOnly(
+          "FED-COLL-METHODS",
+          "POST is refused with 405 (allowed without client authentication)",
+          "not-offered",
+        );
+      } else {
+        const p = readCollPage(post);
+        const g = readCollPage(getTwo);
+        const same = p.shape === undefined && p.ids.join(" ") === g.ids.join(" ");
+        c.check("FED-COLL-METHODS", same, {
+          expected: "the entities of the GET answer to the same parameters",
+          actual: p.shape ?? `${p.ids.length} entities by POST, ${g.ids.length} by GET`,
+          res: post,
+        });
+      }
+      // An empty result is an empty array too (entities is REQUIRED): a type no entity has.
+      const none = await c.http.get(
+        withQuery(url, [["entity_type", `urn:idconform:${c.runId.slice(-6)}:no-such-type`]]),
+        {
+          label: "collection, an entity_type no entity has",
+          tags: [TAG.collection],
+        },
+      );
+      if (!(none.status === 400 && isObject(none.json) && none.json.error === "unsupported_parameter")) {
+        const e = readCollPage(none);
+        c.check("FED-COLL-OK", e.shape === undefined && e.ids.length === 0, {
+          expected: "200 application/json with entities [] (no entity has the type)",
+          actual: e.shape ?? `${e.ids.length} entities`,
+          res: none,
+        });
+      }
+      const ids = [...new Set(ref.ids)];
+      const problems = new Map<string, { limit: number; text: string; res?: HttpResponse }>();
+      const note = (id: string, limit: number, text: string, res?: HttpResponse): void => {
+        const had = problems.get(id);
+        if (had === undefined || limit < had.limit)
+          problems.set(id, { limit, text, ...(res ? { res } : {}) });
+      };
+      if (ref.stopped === undefined && ids.length > 0) {
+        const walkWith = async (limit: number): Promise<boolean> => {
+          const w = await walkCollection(c, url, limit, `collection, limit ${limit}`);
+          all.push(w);
+          const stamps = new Set(w.pages.map((p) => JSON.stringify(p.lastUpdated ?? null)));
+          if (stamps.size > 1) return true; // the data changed between pages: nothing to judge
+          const before = problems.size;
+          const long = w.pages.find((p) => p.ids.length > limit);
+          if (long)
+            note(
+              "FED-COLL-LIMIT",
+              limit,
+              `a page holds ${long.ids.length} entities for limit ${limit}`,
+              long.res,
+            );
+          if (w.stopped !== undefined)
+            note(
+              /came back/.test(w.stopped) ? "FED-COLL-WALK-ONCE" : "FED-COLL-NEXT-REQUIRED",
+              limit,
+              w.stopped,
+            );
+          const twice = w.ids.find((x, i) => w.ids.indexOf(x) !== i);
+          if (twice !== undefined) note("FED-COLL-WALK-ONCE", limit, `${twice} listed twice`);
+          const missing = ids.filter((x) => !w.ids.includes(x));
+          if (missing.length > 0 && w.stopped === undefined)
+            note(
+              "FED-COLL-NEXT-REQUIRED",
+              limit,
+              `${missing.length} of ${ids.length} never reached (the first ${missing[0]})`,
+              w.pages[w.pages.length - 1]?.res,
+            );
+          return problems.size === before;
+        };
+        for (const limit of [1, 2]) await walkWith(limit);
+        const out = await fc.check(fc.asyncProperty(fc.integer({ min: 1, max: ids.length + 1 }), walkWith), {
+          seed: c.seed,
+          numRuns: c.profile.walk.runs,
+        });
+        rethrowControl(out);
+        for (const [id, expected] of [
+          ["FED-COLL-LIMIT", "no page longer than limit"],
+          ["FED-COLL-NEXT-REQUIRED", "every entity reached by the walk"],
+          ["FED-COLL-WALK-ONCE", "no entity listed twice"],
+        ] as const) {
+          const p = problems.get(id);
+          c.check(id, p === undefined, {
+            expected,
+            actual: p ? `limit ${p.limit}: ${p.text} (seed ${c.seed})` : "",
+            ...(p?.res ? { res: p.res } : {}),
+          });
+        }
+      } else
+        for (const id of ["FED-COLL-LIMIT", "FED-COLL-NEXT-REQUIRED", "FED-COLL-WALK-ONCE"])
+          c.skipOnly(
+            id,
+            ids.length === 0
+              ? "the collection is empty: nothing to page"
+              : "the walk without limit did not end",
+            ids.length === 0 ? "other" : "dependency",
+          );
+      const upper = c.profile.limits.collection;
+      const pages = all.flatMap((w) => w.pages.filter((p) => p.shape === undefined));
+      if (upper !== undefined)
+        await c.each("FED-COLL-LIMIT", pages, "page", (p) =>
+          p.ids.length > upper
+            ? { expected: `at most ${upper} entities a page`, actual: `${p.ids.length}`, res: p.res }
+            : undefined,
+        );
+      await c.each("FED-COLL-ENTITY-ID", pages, "page", (p) =>
+        p.badEntity
+          ? { expected: "entity_id on every Entity Info", actual: p.badEntity, res: p.res, kind: "missing" }
+          : undefined,
+      );
+      await c.each("FED-COLL-LAST-UPDATED", pages, "page", (p) =>
+        p.lastUpdated === undefined
+          ? { expected: "last_updated", actual: "(absent)", res: p.res, kind: "missing" }
+          : undefined,
+      );
+    },
+  }),
+  defineCheck<FederationProfile>({
+    id: "federation.collection-errors",
+    title:
+      "the collection answers a from it never issued with page_not_found and an unknown trust_anchor with invalid_trust_anchor",
+    requirements: ["FED-COLL-FROM-UNKNOWN", "FED-COLL-TA-UNKNOWN"],
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const url = await f.endpoint("federation_collection_endpoint");
+      const tag = c.runId.slice(-6);
+      for (const [id, param, value, code] of [
+        ["FED-COLL-FROM-UNKNOWN", "from", `idconform-${tag}-never-issued`, "page_not_found"],
+        [
+          "FED-COLL-TA-UNKNOWN",
+          "trust_anchor",
+          `https://anchor-${tag}.invalid/unknown`,
+          "invalid_trust_anchor",
+        ],
+      ] as const) {
+        const res = await c.http.get(withQuery(url, [[param, value]]), {
+          label: `collection, unknown ${param}`,
+          tags: [TAG.collection],
+        });
+        const error = isObject(res.json) ? res.json.error : undefined;
+        c.check(id, res.status >= 400 && res.status < 500 && error === code, {
+          expected: `an error ${code}`,
+          actual: `${res.status} error ${quote(error ?? null)}`,
+          res,
+          kind:
+            res.status < 300
+              ? "accepted"
+              : res.status >= 500
+                ? "wrong-status"
+                : error === undefined
+                  ? "missing"
+                  : "wrong-code",
+        });
+      }
+    },
+  }),
+];
