@@ -126,3 +126,16 @@ export function trustMarkProblems(marks: unknown): string | undefined {
     ? undefined
     : `${bad.length} element(s) not so, the first ${quote(bad[0] ?? null, 160)}`;
 }
+
+/**
+ * A statement's claims as comparable text, without the times and id a statement minted per
+ * request may change (iat, exp, jti): two statements about the same thing compare equal.
+ */
+export function statementClaims(p: Json): string {
+  const { iat: _iat, exp: _exp, jti: _jti, ...rest } = p;
+  return JSON.stringify(
+    Object.keys(rest)
+      .sort()
+      .map((k) => [k, rest[k]]),
+  );
+}

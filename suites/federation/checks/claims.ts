@@ -3,7 +3,7 @@ import { quote } from "../../../src/engine/quote.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
-import { decodeStatement, verifyWith, type Json } from "../statements.js";
+import { decodeStatement, statementClaims, verifyWith } from "../statements.js";
 import { walkExtendedList, type Walk } from "../walk.js";
 import { withQuery } from "./fetch-list.js";
 
@@ -16,16 +16,6 @@ function claimsForms(c: Ctx, claims: readonly string[]): (readonly [string, stri
     : c.profile.claimsForm === "repeated"
       ? [repeated]
       : [comma, repeated];
-}
-
-/** Claims of a statement that must agree with the fetched one (iat, exp and jti may differ). */
-function comparable(p: Json): string {
-  const { iat: _iat, exp: _exp, jti: _jti, ...rest } = p;
-  return JSON.stringify(
-    Object.keys(rest)
-      .sort()
-      .map((k) => [k, rest[k]]),
-  );
 }
 
 /** specs/001 Endpoints: Extended subordinate listing (claims) and the entry object (subordinate_statement). */
@@ -103,7 +93,7 @@ export const claimsChecks = [
         const d = decodeStatement(res.text);
         if (res.status !== 200 || !d.ok)
           return { expected: `fetch of ${s.id} for comparison`, actual: `${res.status}`, res };
-        return comparable(d.payload) === comparable(s.payload)
+        return statementClaims(d.payload) === statementClaims(s.payload)
           ? undefined
           : {
               expected: `the claims fetch returns for ${s.id} (iat, exp and jti aside)`,

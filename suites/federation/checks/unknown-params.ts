@@ -4,19 +4,14 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
 import { TAG } from "../observers.js";
-import { decodeStatement, isObject } from "../statements.js";
+import { decodeStatement, isObject, statementClaims } from "../statements.js";
 import { baseList, withQuery } from "./fetch-list.js";
 
 /** An answer as comparable text: a signed body by its payload without iat, exp and jti; JSON without next. */
 function comparable(res: HttpResponse): string {
   const d = decodeStatement(res.text);
   if (d.ok) {
-    const { iat: _i, exp: _e, jti: _j, ...rest } = d.payload;
-    return `${res.status} jwt ${JSON.stringify(
-      Object.keys(rest)
-        .sort()
-        .map((k) => [k, rest[k]]),
-    )}`;
+    return `${res.status} jwt ${statementClaims(d.payload)}`;
   }
   // `next` is opaque: two answers to the same request may carry different cursors to the same page.
   const body = isObject(res.json)
