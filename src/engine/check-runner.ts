@@ -268,8 +268,12 @@ export async function runCheck(
           kind: "dependency",
         });
       }
-    } else if (err instanceof SetupError) {
-      // The profile's setup, not the target: nothing this check had not yet decided was observed.
+    } else {
+      // The profile's setup (SetupError) or what stopped the harness: what was met before the
+      // check broke off may still have had observations to come, so only a violation stands.
+      const setup = err instanceof SetupError ? err : undefined;
+      const code = err instanceof HarnessError ? err.code : "IDC_INTERNAL";
+      const message = err instanceof Error ? err.message : String(err);
       for (const id of def.requirements) if (outcomes.get(id) === "met") undecided.push(id);
       for (const id of undecided) outcomes.set(id, "errored");
       if (undecided.length > 0) {
@@ -277,30 +281,26 @@ export async function runCheck(
           requirements: undecided,
           outcome: "errored",
           details: capDetails({
-            message:
-              err.foundBy === undefined
-                ? `setup: ${err.message}`
-                : `setup: not run, stopped by the setup problem check ${err.foundBy} found: ${err.message}`,
+            message: setup
+              ? setup.foundBy === undefined
+                ? `setup: ${message}`
+                : `setup: not run, stopped by the setup problem check ${setup.foundBy} found: ${message}`
+              : code === "IDC_INTERNAL"
+                ? `harness fault: ${message}`
+                : message,
           }),
-          code: "IDC_SETUP",
-          setup: { path: err.path, problem: capText(err.problem), foundBy: err.foundBy ?? def.id },
-          ...(http.count > 0 && err.foundBy === undefined ? { exchanges: [http.count - 1] } : {}),
-        });
-      }
-    } else {
-      const code = err instanceof HarnessError ? err.code : "IDC_INTERNAL";
-      const message = err instanceof Error ? err.message : String(err);
-      // What was met before the check broke off may still have had observations to come:
-      // only a violation stands; everything else could not be decided.
-      for (const id of def.requirements) if (outcomes.get(id) === "met") undecided.push(id);
-      for (const id of undecided) outcomes.set(id, "errored");
-      if (undecided.length > 0) {
-        raw.push({
-          requirements: undecided,
-          outcome: "errored",
-          details: capDetails({ message: code === "IDC_INTERNAL" ? `harness fault: ${message}` : message }),
           code,
-          ...(http.count > 0 ? { exchanges: [http.count - 1] } : {}),
+          ...(setup
+            ? {
+                setup: {
+                  path: setup.path,
+                  problem: capText(setup.problem),
+                  foundBy: setup.foundBy ?? def.id,
+                },
+              }
+            : {}),
+          // A check stopped by an earlier check's setup problem asked nothing worth citing.
+          ...(http.count > 0 && setup?.foundBy === undefined ? { exchanges: [http.count - 1] } : {}),
         });
       }
     }

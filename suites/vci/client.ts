@@ -191,6 +191,23 @@ export function challengeKind(res: HttpResponse): FindingKind {
   return (res.header("www-authenticate") ?? "").trim() === "" ? "missing" : "wrong-value";
 }
 
+/**
+ * The kind of a violated rule that a credential answer be 200 with a non-empty `credentials`
+ * array: another status, a body that could not be decrypted or is not an array, or no
+ * `credentials` at all.
+ */
+export function credentialsKind(reply: {
+  readonly res: HttpResponse;
+  readonly body: Json;
+  readonly decryptError?: string | undefined;
+}): FindingKind {
+  const creds = reply.body.credentials;
+  if (reply.res.status !== 200) return "wrong-status";
+  if (reply.decryptError !== undefined) return "malformed";
+  if (creds === undefined) return "missing";
+  return Array.isArray(creds) ? "wrong-value" : "malformed";
+}
+
 /** A credential response read by the Wallet: decrypted when it came encrypted. */
 export interface CredentialReply {
   readonly res: HttpResponse;

@@ -6,7 +6,7 @@ import { authorizeInBrowser } from "../../../mocks/wallet/browser.js";
 import { BrowserStepError, BrowserUnreachableError, WalletError } from "../../../mocks/wallet/errors.js";
 import { pkce } from "../../../mocks/wallet/pkce.js";
 import type { VciProfile } from "../profile.js";
-import { body, isError, refusalKind, said, Vci, type Ctx } from "../client.js";
+import { body, credentialsKind, isError, refusalKind, said, Vci, type Ctx } from "../client.js";
 import type { Details } from "../../../src/engine/check.js";
 import type { FindingKind } from "../../../src/engine/finding-kind.js";
 import type { HttpResponse } from "../../../src/http/client.js";
@@ -320,16 +320,7 @@ export const authorizationChecks = [
         expected: "200 with credentials for the credential_identifier",
         actual: reply.decryptError ?? said(reply.res),
         res: reply.res,
-        kind:
-          reply.res.status !== 200
-            ? "wrong-status"
-            : reply.decryptError !== undefined
-              ? "malformed"
-              : creds === undefined
-                ? "missing"
-                : Array.isArray(creds)
-                  ? "wrong-value"
-                  : "malformed",
+        kind: credentialsKind(reply),
       });
     },
   }),

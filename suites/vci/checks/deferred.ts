@@ -11,6 +11,7 @@ import {
   Vci,
   type CredentialReply,
   type Ctx,
+  credentialsKind,
 } from "../client.js";
 import { issuerKeyCache, judgeCredentials } from "../judge-credentials.js";
 import { credentialValues, stranger } from "../session.js";
@@ -125,16 +126,7 @@ export const deferredChecks = [
         expected: "200 with credentials",
         actual: done.decryptError ?? said(done.res),
         res: done.res,
-        kind:
-          done.res.status !== 200
-            ? "wrong-status"
-            : done.decryptError !== undefined
-              ? "malformed"
-              : creds === undefined
-                ? "missing"
-                : Array.isArray(creds)
-                  ? "wrong-value"
-                  : "malformed",
+        kind: credentialsKind(done),
       });
       // What a deferred delivery hands over is held to what an immediate one is.
       await judgeCredentials(c, {
