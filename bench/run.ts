@@ -18,6 +18,7 @@ import { loadTarget, locateTargets } from "../src/engine/discovery.js";
 import { randomBytes } from "node:crypto";
 import { runWithPeak, startPaddingProxy } from "./hostile.js";
 import { verifyBench } from "./bundle.js";
+import { federationRows } from "./federation.js";
 import { mutableSuites } from "../test/mutation/stryker-options.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -307,6 +308,7 @@ for (const [suite, bound] of [
   ["scim", 10_000],
   ["commands", 15_000],
   ["vci", 15_000],
+  ["federation", 15_000],
 ] as const) {
   const ms = await suiteRun(suite);
   if (ms !== undefined)
@@ -317,6 +319,10 @@ for (const [suite, bound] of [
       ms < bound,
     ]);
 }
+
+// Federation scale (issue 13): the extended list of 10,000 and 100,000 members, walked at the
+// default page size, time and the harness's peak RSS (the target runs in a process of its own).
+rows.push(...(await federationRows()));
 
 // Hostile targets (hostile targets issue, item 2): the whole run's peak memory, idconform and
 // its test workers together, against answers at the size cap. Goal: under 400 MB each.

@@ -16,7 +16,8 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
 
 export function intArg(name: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
+  // Digits only: Number() would also take "1e3", "0x10" or " 5 ".
+  const n = /^\d{1,16}$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < min || n > max)
     throw new HarnessError(
       "IDC_USAGE",

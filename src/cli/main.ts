@@ -8,7 +8,7 @@ usage:
   idconform run <profile.yaml> [--suite s] [--grep <id or prefix>] [--strict] [--seed n] [--out dir] [--shard i/n] [--compare old/results.json] [--certify]
   idconform demo [--suite s] [--out dir]           run the suites against the embedded reference targets
   idconform validate <profile.yaml>                check a profile and say what is wrong with it
-  idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]
+  idconform target <suite> [--fault id ...] [--port n] [--members n] [--list-faults [--json]]
   idconform mock <role> [--port n]
   idconform mock op --sign <claims.json> --profile <profile.yaml>   print a Command Token signed with the profile's OP key
   idconform mock wallet --proof --profile <profile.yaml> [--aud <issuer>] [--nonce <c_nonce>] [--alg ES256|EdDSA]   print a key proof

@@ -4,7 +4,8 @@ import { intArg, parse } from "./args.js";
 import { MOCK_USAGE, mockUsage as usage } from "./mock-usage.js";
 import { err } from "./output.js";
 
-const TARGET_USAGE = "idconform target <suite> [--fault id ...] [--port n] [--list-faults [--json]]";
+const TARGET_USAGE =
+  "idconform target <suite> [--fault id ...] [--port n] [--members n] [--list-faults [--json]]";
 
 /** Runs a reference target standalone until Ctrl-C, optionally with faults injected. */
 export async function targetCommand(argv: string[]): Promise<number> {
@@ -13,6 +14,7 @@ export async function targetCommand(argv: string[]): Promise<number> {
     {
       fault: { type: "string", multiple: true },
       port: { type: "string" },
+      members: { type: "string" },
       "list-faults": { type: "boolean" },
       json: { type: "boolean" },
     },
@@ -40,9 +42,19 @@ export async function targetCommand(argv: string[]): Promise<number> {
       );
   }
   const port = intArg("port", values.port, 0, 65535);
-  const running = await target.start({ faults: values.fault ?? [], ...(port !== undefined ? { port } : {}) });
+  if (values.members !== undefined && target.maxMembers === undefined)
+    throw new HarnessError(
+      "IDC_USAGE",
+      `--members: the ${suite} target generates no members (only a target for scale runs does: federation)\n\nusage: ${TARGET_USAGE}`,
+    );
+  const members = intArg("members", values.members, 1, target.maxMembers ?? 0);
+  const running = await target.start({
+    faults: values.fault ?? [],
+    ...(port !== undefined ? { port } : {}),
+    ...(members !== undefined ? { members } : {}),
+  });
   process.stdout.write(
-    `${suite} reference target listening at ${running.url}${values.fault ? ` with faults: ${values.fault.join(", ")}` : ""}\n`,
+    `${suite} reference target listening at ${running.url}${values.fault ? ` with faults: ${values.fault.join(", ")}` : ""}${members !== undefined ? ` with ${members} generated members` : ""}\n`,
   );
   process.stdout.write(
     `values for profiles/demo/${suite}.yaml:\n${Object.entries(running.env)
@@ -84,6 +96,9 @@ export async function mockCommand(argv: string[]): Promise<number> {
   const port = intArg("port", values.port, 0, 65535);
   const running = await mock.start(port !== undefined ? { port } : {});
   process.stdout.write(`mock ${role} (${mock.description}) listening at ${running.url}\n`);
+  // A mock that has something to register with the target (identifiers, public keys) says it.
+  const info = (running as { info?: unknown }).info;
+  if (typeof info === "string") process.stdout.write(info);
   const control = (running as { control?: { token: string } }).control;
   if (control)
     process.stdout.write(

@@ -32,10 +32,17 @@ export interface RunningTarget extends RunningServer {
 export interface TargetModule {
   readonly suite: string;
   readonly faults: readonly FaultDef[];
+  /**
+   * Set by a target that can generate members for scale runs (`idconform target <suite>
+   * --members N`, the start option `members`): the most it generates. Other targets refuse
+   * `--members`.
+   */
+  readonly maxMembers?: number;
   start(opts: {
     faults: readonly string[];
     port?: number;
     tls?: { key: string; cert: string };
+    members?: number;
   }): Promise<RunningTarget>;
 }
 

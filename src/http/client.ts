@@ -59,6 +59,11 @@ export interface HttpRequest {
    * malformed; `burst`): an observer leaves out what its rule does not speak of.
    */
   readonly tags?: readonly string[];
+  /**
+   * `if-cited`: one of many alike (a page in the middle of a long walk). The report shows it
+   * only when a finding cites it or `keepEvidence` asks so, and `release` frees it at once.
+   */
+  readonly evidence?: "if-cited";
 }
 
 /** The request side of an exchange, as a response watcher sees it. */
@@ -112,6 +117,9 @@ interface RawExchange {
   error: { code: HarnessErrorCode; message: string } | undefined;
   startedAt: number;
   durationMs: number;
+  /** Shown only when cited (HttpRequest.evidence); `released`: nothing of it is kept any more. */
+  ifCited: boolean;
+  released: boolean;
 }
 
 const agents = new Map<string, Agent>();
@@ -153,6 +161,7 @@ export class RecordingClient {
   /** Body characters kept so far, against the evidence budget. */
   private keptChars = 0;
   private readonly watchers: ((req: SentRequest, res: HttpResponse) => void)[] = [];
+  private readonly preparers: ((req: HttpRequest) => HttpRequest | Promise<HttpRequest>)[] = [];
 
   /**
    * `learner` learns each message's secrets before only a prefix of it is kept: give the
@@ -180,9 +189,21 @@ export class RecordingClient {
     return this.opts.allowInsecureHttp;
   }
 
-  /** Calls `fn` with every complete response (each redirect hop too), whole, before only its start is kept. */
+  /**
+   * Calls `fn` with every complete response (each redirect hop too), whole, before only its start
+   * is kept. What `fn` throws, the request throws: a suite's watcher may end the check that sent
+   * it (a skip when the target refuses the harness's own client authentication).
+   */
   onResponse(fn: (req: SentRequest, res: HttpResponse) => void): void {
     this.watchers.push(fn);
+  }
+
+  /**
+   * Calls `fn` with every request before it is sent, in order of registration; what it returns
+   * is sent instead (how a suite adds client authentication to the requests of every check).
+   */
+  onRequest(fn: (req: HttpRequest) => HttpRequest | Promise<HttpRequest>): void {
+    this.preparers.push(fn);
   }
 
   private seen(
@@ -199,7 +220,9 @@ export class RecordingClient {
     return res;
   }
 
-  async send(req: HttpRequest): Promise<HttpResponse> {
+  async send(original: HttpRequest): Promise<HttpResponse> {
+    let req = original;
+    for (const prepare of this.preparers) req = await prepare(req);
     let url = new URL(req.url);
     let method = (req.method ?? "GET").toUpperCase();
     let headers: Record<string, string> = { ...req.headers };
@@ -278,6 +301,8 @@ export class RecordingClient {
       error: undefined,
       startedAt: Date.now(),
       durationMs: 0,
+      ifCited: req.evidence === "if-cited",
+      released: false,
     };
     raw.reqCut = body !== undefined && raw.reqBody !== undefined && body.length > raw.reqBody.length;
     this.log.push(raw);
@@ -427,9 +452,39 @@ export class RecordingClient {
     // Every message's secrets were learnt as it passed, so a token met in exchange 3 is also
     // removed from exchange 1.
     if (this.learner !== redactor) for (const e of this.learner.entries()) redactor.add(e.value, e.name);
-    return this.log.map((r) =>
-      this.render(r, redactor, cited === undefined || cited.has(r.id) ? EVIDENCE_BODY_CAP : UNCITED_BODY_CAP),
-    );
+    // Exchange ids stay those of the log: findings cite them, and the report looks them up by id.
+    return this.log
+      .filter((r) => !r.released && (!r.ifCited || cited === undefined || cited.has(r.id)))
+      .map((r) =>
+        this.render(
+          r,
+          redactor,
+          cited === undefined || cited.has(r.id) ? EVIDENCE_BODY_CAP : UNCITED_BODY_CAP,
+        ),
+      );
+  }
+
+  /** Shows an `if-cited` exchange in the report whether or not a finding cites it (a walk's last page). */
+  keepEvidence(id: number): void {
+    const r = this.log[id];
+    if (r !== undefined && !r.released) r.ifCited = false;
+  }
+
+  /**
+   * Frees an `if-cited` exchange no finding will cite (a page of a walk already judged): only
+   * its id stays, so a walk of thousands of pages holds no more than its count. Exchanges
+   * shown in any case (not `if-cited`, or kept) are left alone.
+   */
+  release(id: number): void {
+    const r = this.log[id];
+    if (r === undefined || !r.ifCited || r.released) return;
+    r.released = true;
+    r.reqHeaders = {};
+    r.reqBody = undefined;
+    r.resHeaders = undefined;
+    r.resBody = undefined;
+    r.url = "";
+    r.cutHeaders.clear();
   }
 
   private render(r: RawExchange, redactor: Redactor, limit: number): Exchange {
