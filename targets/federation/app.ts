@@ -52,7 +52,7 @@ export function createFederationApp(ctx: FedContext, hookToken: string): Hono {
     if (entity.protectedEndpoints && PROTECTABLE.has(name)) {
       if (req.method !== "POST")
         throw new FedError(401, "invalid_client", "client authentication (a form POST) is required");
-      await auth.authenticate(entity, params);
+      await auth.authenticate(entity, params, `${url.origin}${url.pathname}`);
     }
     params = params.without(AUTH_PARAMETERS);
     const r: EndpointRequest = { entity, method: req.method, url, params, query };

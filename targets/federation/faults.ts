@@ -109,6 +109,8 @@ export const faults = [
     description:
       "the anchor's Entity Configuration has iss and sub with a trailing slash (the identifier normalised as a URL)",
     breaks: ["FED-EC-ISS-SUB"],
+    // The anchor issues the Trust Marks: an Entity Configuration not about it vouches for no key of its.
+    skips: ["FED-XL-TRUST-MARK-TYPE"],
   },
   {
     id: "ec-exp-equals-iat",
@@ -127,6 +129,40 @@ export const faults = [
     description:
       "(intermediate) an Intermediate with a single superior publishes authority_hints as a string, not an array",
     breaks: ["FED-EC-INTERMEDIATE-HINTS"],
+    // At an Intermediate the collection is asked under the anchor its authority_hints lead to;
+    // with none reached, what needs that anchor is not observed (an unknown trust_anchor, the
+    // empty answer without one and the resolve endpoint still are).
+    skips: [
+      "FED-COLL-OK",
+      "FED-COLL-METHODS",
+      "FED-COLL-ENTITY-ID",
+      "FED-COLL-LIMIT",
+      "FED-COLL-NEXT-REQUIRED",
+      "FED-COLL-WALK-ONCE",
+      "FED-COLL-FROM-UNKNOWN",
+      "FED-COLL-LAST-UPDATED",
+      "FED-COLL-TA-OTHER",
+      "FED-COLL-BELOW-ANCHOR",
+      "FED-COLL-ENTITY-TYPES",
+      "FED-COLL-ENTITY-TYPES-PRESENT",
+      "FED-COLL-INFOS-SHAPE",
+      "FED-COLL-TRUST-MARKS",
+      "FED-COLL-ENTITY-TYPE",
+      "FED-COLL-INFOS-TYPES",
+      "FED-COLL-TRUST-MARK-TYPE",
+      "FED-COLL-TRUST-MARK-VERIFIED",
+      "FED-COLL-ENTITY-CLAIMS-INCLUDE",
+      "FED-COLL-ENTITY-CLAIMS-EXCLUDE",
+      "FED-COLL-INFO-CLAIMS-INCLUDE",
+      "FED-COLL-INFO-CLAIMS-EXCLUDE",
+      "FED-COLL-UNSUPPORTED-CLAIM",
+      "FED-COLL-LOCALE-MATCH",
+      "FED-COLL-LOCALE-SUBTAGS",
+      "FED-COLL-LOCALE-UNTAGGED",
+      "FED-COLL-LOCALE-ALL",
+      "FED-COLL-DISPLAY-NAME",
+      "FED-COLL-INFO-COPIED",
+    ],
   },
   {
     id: "ec-trust-marks-legacy-id",
@@ -134,6 +170,14 @@ export const faults = [
       "Entity Configurations list trust_marks as {id, trust_mark} (an older draft's member name) instead of {trust_mark_type, trust_mark}",
     breaks: ["FED-EC-TRUST-MARKS"],
     skips: NEEDS_MARK_TYPES,
+  },
+  {
+    id: "ec-endpoints-top-level",
+    description:
+      "the anchor's Entity Configuration publishes its endpoint URLs as top-level claims beside metadata (a flattened settings object) instead of inside metadata.federation_entity",
+    breaks: ["FED-EC-FEDERATION-ENTITY"],
+    // A client finds no endpoint where the specification puts them: nothing else can be asked.
+    skips: "rest",
   },
   {
     id: "ec-no-resolve-endpoint",
@@ -208,6 +252,38 @@ export const faults = [
     breaks: ["FED-ERROR-STATUS"],
   },
   {
+    id: "list-entities-object",
+    description:
+      'the base list answers an object {"entities": [...]} (the framework\'s collection envelope) instead of a bare JSON array',
+    breaks: ["FED-LIST-OK"],
+    // What is judged against the base list's Immediate Subordinates (the subordinates fetched and
+    // asked for events, the extended list compared, "below the anchor" reached through it). The
+    // probes that need no list (an unknown sub at fetch and events) keep their verdicts.
+    skips: [
+      "FED-FETCH-OK",
+      "FED-FETCH-TYP",
+      "FED-FETCH-SIGNATURE",
+      "FED-FETCH-ISS-SUB",
+      "FED-FETCH-CLAIMS",
+      "FED-FETCH-NO-AUTHORITY-HINTS",
+      "FED-EC-TRUST-MARKS",
+      "FED-EVT-OK",
+      "FED-EVT-TYP",
+      "FED-EVT-SIGNATURE",
+      "FED-EVT-ISS-SUB",
+      "FED-EVT-IAT",
+      "FED-EVT-EVENTS",
+      "FED-EVT-EVENT-MEMBERS",
+      "FED-EVT-EVENT-KNOWN",
+      "FED-EVT-REGISTRATION-ALONE",
+      "FED-EVT-INFO-URI-HTTPS",
+      "FED-XL-SAME-AS-LIST",
+      "FED-XL-ENTITY-TYPE",
+      "FED-COLL-BELOW-ANCHOR",
+      "FED-COLL-TA-OTHER",
+    ],
+  },
+  {
     id: "list-intermediate-invalid-request",
     description:
       "the base list does not implement the intermediate filter and refuses it with 400 invalid_request instead of unsupported_parameter",
@@ -233,6 +309,15 @@ export const faults = [
       "the extended list's JSON is sent as text/html (the body is a string written with the framework's send)",
     breaks: ["FED-XL-OK"],
     skips: READS_XL_BODY,
+  },
+  {
+    id: "xl-entry-entity-id",
+    description:
+      "entries of immediate_subordinate_entities carry the subordinate's identifier as entity_id (the collection's name) instead of id",
+    breaks: ["FED-XL-ENTRY-ID"],
+    // A listing whose entries name no subordinate cannot be walked, compared or filtered: as
+    // for a listing not served as JSON, everything read from its body is not judged.
+    skips: READS_XL_BODY.filter((id) => id !== "FED-XL-ENTRY-ID"),
   },
   {
     id: "xl-timestamps-iso",
@@ -287,6 +372,12 @@ export const faults = [
     skips: NEEDS_LIMIT,
   },
   {
+    id: "xl-no-limit-unbounded",
+    description:
+      "(members) the page size is applied only when limit is given: a request without limit gets every entry in one page, past the stated upper limit (shows once an Intermediate has more Immediate Subordinates than the upper limit)",
+    breaks: ["FED-XL-UPPER-LIMIT"],
+  },
+  {
     id: "xl-limit-ignored",
     description: "limit is ignored: every page holds the default page size",
     breaks: ["FED-XL-LIMIT"],
@@ -314,7 +405,7 @@ export const faults = [
     id: "xl-claims-last-only",
     description:
       "of a repeated claims parameter only the last value is read (the query made into an object); the comma form works",
-    breaks: ["FED-XL-CLAIMS-STATEMENT", "FED-XL-CLAIMS-INCLUDED"],
+    breaks: ["FED-XL-CLAIMS-STATEMENT", "FED-XL-CLAIMS-INCLUDED", "FED-XL-CLAIMS-ALL"],
   },
   {
     id: "xl-statement-partial",
@@ -388,6 +479,21 @@ export const faults = [
     id: "coll-entities-null-when-empty",
     description: 'an empty collection answers "entities": null (a nil list serialized)',
     breaks: ["FED-COLL-OK"],
+    // A filter that keeps nothing (a type no entity has, two Trust Mark types nobody holds
+    // together) is answered with no list: what it keeps cannot be read, so the filter rules
+    // stay partly observed.
+    skips: [
+      "FED-COLL-ENTITY-TYPE",
+      "FED-COLL-INFOS-TYPES",
+      "FED-COLL-TRUST-MARK-TYPE",
+      "FED-COLL-TRUST-MARK-VERIFIED",
+    ],
+  },
+  {
+    id: "coll-entity-claims-drops-entity-id",
+    description:
+      "entity_claims is applied as a projection of every claim, entity_id included: an Entity Info answered with entity_claims that does not name entity_id has none",
+    breaks: ["FED-COLL-ENTITY-ID"],
   },
   {
     id: "coll-post-body-ignored",
@@ -643,21 +749,46 @@ export const faults = [
     breaks: ["FED-AUTH-ASSERTION-CHECKED"],
   },
   {
+    id: "auth-aud-unchecked",
+    description:
+      "(client auth) the assertion's aud is not compared: an assertion made for another entity (another Intermediate, the Trust Anchor) is accepted",
+    breaks: ["FED-AUTH-ASSERTION-CHECKED"],
+  },
+  {
+    id: "auth-signature-only",
+    description:
+      "(client auth) the assertion's signature, iss and sub are checked by hand after verifying; aud, exp and iat are never read: an expired assertion, or one for another audience, is accepted",
+    breaks: ["FED-AUTH-ASSERTION-CHECKED"],
+  },
+  {
+    id: "auth-embedded-jwk",
+    description:
+      "(client auth) an assertion carrying a jwk in its header is verified with that key (the library's embedded-key helper) and trusted for its iss",
+    breaks: ["FED-AUTH-ASSERTION-CHECKED"],
+  },
+  {
+    id: "auth-aud-endpoint-url",
+    description:
+      "(client auth) the assertion's aud must be the URL of the endpoint it is sent to (a token endpoint's rule, RFC 7523) instead of the responder's Entity Identifier: every assertion made as the specification says is refused with 401 invalid_client",
+    breaks: ["FED-AUTH-PRIVATE-KEY-JWT"],
+    skips: "rest",
+  },
+  {
     id: "auth-xl-params-from-query",
     description:
-      "(client auth) the extended list authenticates the POST but reads limit, from and claims from the query string",
+      "(client auth) the extended list authenticates the POST but lays the query string over its body: a limit, from or claims in the query wins over the body's",
     breaks: ["FED-AUTH-XL-POST"],
   },
   {
     id: "auth-coll-params-from-query",
     description:
-      "(client auth) the collection authenticates the POST but reads its filters from the query string",
+      "(client auth) the collection authenticates the POST but lays the query string over its body: filters, limit or from in the query win over the body's",
     breaks: ["FED-AUTH-COLL-POST"],
   },
   {
     id: "auth-events-sub-from-query",
     description:
-      "(client auth) the events endpoint authenticates the POST but reads sub from the query string (400 without it)",
+      "(client auth) the events endpoint authenticates the POST but lays the query string over its body: a sub in the query wins over the body's",
     breaks: ["FED-AUTH-EVT-POST"],
   },
 ] as const satisfies readonly FaultDef[];

@@ -1,4 +1,12 @@
-import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from "jose";
+import {
+  compactVerify,
+  decodeJwt,
+  decodeProtectedHeader,
+  EmbeddedJWK,
+  importJWK,
+  jwtVerify,
+  type JWTPayload,
+} from "jose";
 import type { FedContext } from "../context.js";
 import type { Params } from "../http/params.js";
 import { FedError } from "../http/reply.js";
@@ -25,7 +33,8 @@ export class ClientAuth {
 
   constructor(private readonly ctx: FedContext) {}
 
-  async authenticate(responder: Entity, params: Params): Promise<void> {
+  /** `endpointUrl`: the URL the assertion was sent to (without its query). */
+  async authenticate(responder: Entity, params: Params, endpointUrl: string): Promise<void> {
     const assertion = params.one("client_assertion");
     if (params.one("client_assertion_type") !== ASSERTION_TYPE || assertion === undefined) {
       throw refuse("client authentication (private_key_jwt) is required");
@@ -39,6 +48,15 @@ export class ClientAuth {
       throw refuse("the client assertion is not a JWT");
     }
     const client = typeof iss === "string" ? this.ctx.registry.get(iss) : undefined;
+    if (client && this.ctx.faults.has("auth-embedded-jwk") && decodeProtectedHeader(assertion).jwk) {
+      // The mistake: jose's EmbeddedJWK taken as "the key the client sent", trusted for its iss.
+      try {
+        await jwtVerify(assertion, EmbeddedJWK, { issuer: client.id, audience: responder.id });
+        return;
+      } catch {
+        throw refuse("the client assertion does not verify");
+      }
+    }
     if (!client || !this.ctx.registry.isBelow(client, this.ctx.ids.anchor)) {
       throw refuse("the client is not an entity of this federation");
     }
@@ -47,16 +65,33 @@ export class ClientAuth {
     const clientId = params.one("client_id");
     if (clientId !== undefined && clientId !== client.id)
       throw refuse("client_id is not the assertion's iss");
-    let payload;
+    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(assertion, await importJWK(key.publicJwk, "ES256"), {
-        algorithms: ["ES256"],
-        issuer: client.id,
-        subject: client.id,
-        audience: responder.id,
-        clockTolerance: LIMITS.assertionSkewSeconds,
-        requiredClaims: ["exp", "iat", "jti"],
-      }));
+      if (this.ctx.faults.has("auth-signature-only")) {
+        // The mistake: the signature is verified, then only iss and sub are compared by hand;
+        // aud, exp and iat are never looked at.
+        const { payload: bytes } = await compactVerify(assertion, await importJWK(key.publicJwk, "ES256"), {
+          algorithms: ["ES256"],
+        });
+        payload = JSON.parse(new TextDecoder().decode(bytes)) as JWTPayload;
+        if (payload.iss !== client.id || payload.sub !== client.id || typeof payload.jti !== "string")
+          throw new Error("iss, sub or jti");
+        payload = { ...payload, exp: this.ctx.now() + 60, iat: this.ctx.now() };
+      } else {
+        ({ payload } = await jwtVerify(assertion, await importJWK(key.publicJwk, "ES256"), {
+          algorithms: ["ES256"],
+          issuer: client.id,
+          subject: client.id,
+          // The mistake of auth-aud-unchecked: the audience option left out. That of
+          // auth-aud-endpoint-url: the audience a token endpoint asks for (RFC 7523 §3), the URL
+          // the assertion is sent to, instead of the responder's Entity Identifier.
+          ...(this.ctx.faults.has("auth-aud-unchecked")
+            ? {}
+            : { audience: this.ctx.faults.has("auth-aud-endpoint-url") ? endpointUrl : responder.id }),
+          clockTolerance: LIMITS.assertionSkewSeconds,
+          requiredClaims: ["exp", "iat", "jti"],
+        }));
+      }
     } catch {
       throw refuse("the client assertion does not verify (signature, iss, sub, aud, exp, iat or jti)");
     }

@@ -82,12 +82,13 @@ function filterOf(ctx: FedContext, p: Params, anchor: string, responder: Entity)
  */
 export function collectionEndpoint(ctx: FedContext, cursors: Cursors, r: EndpointRequest): Response {
   const { faults, registry } = ctx;
-  const fromQuery =
-    r.method === "POST" &&
-    (r.entity.protectedEndpoints
-      ? faults.has("auth-coll-params-from-query")
-      : faults.has("coll-post-body-ignored"));
-  const p = fromQuery ? r.query : r.params;
+  const post = r.method === "POST";
+  const p =
+    post && r.entity.protectedEndpoints && faults.has("auth-coll-params-from-query")
+      ? r.query.over(r.params)
+      : post && !r.entity.protectedEndpoints && faults.has("coll-post-body-ignored")
+        ? r.query
+        : r.params;
   try {
     const anchor = anchorOf(ctx, r.entity, p.one("trust_anchor"));
     const limit = faults.has("coll-limit-ignored")

@@ -109,7 +109,11 @@ export function entityInfo(ctx: FedContext, e: Entity, req: InfoRequest): Record
   const asked = req.entityClaims;
   const wanted = (claim: string): boolean =>
     asked === undefined || asked.includes(claim) || faults.has("coll-entity-claims-additive");
-  const out: Record<string, unknown> = { entity_id: e.id };
+  // A fault: entity_claims taken as the whole projection, entity_id included, so it is left out
+  // unless named.
+  const idDropped =
+    asked !== undefined && !asked.includes("entity_id") && faults.has("coll-entity-claims-drops-entity-id");
+  const out: Record<string, unknown> = idDropped ? {} : { entity_id: e.id };
   const allTypes =
     req.entityTypes.length === 0 ||
     faults.has("coll-infos-unrequested-types") ||

@@ -41,7 +41,7 @@ export async function eventsEndpoint(ctx: FedContext, r: EndpointRequest): Promi
   const { faults } = ctx;
   const p =
     faults.has("auth-events-sub-from-query") && r.entity.protectedEndpoints && r.method === "POST"
-      ? r.query
+      ? r.query.over(r.params)
       : r.params;
   try {
     const sub = p.one("sub");

@@ -38,7 +38,8 @@ export async function extendedEntry(
 ): Promise<Record<string, unknown>> {
   const { faults } = ctx;
   const e = ctx.registry.get(id);
-  const out: Record<string, unknown> = { id };
+  // A fault: the entry keyed entity_id, the name the collection's Entity Info uses.
+  const out: Record<string, unknown> = faults.has("xl-entry-entity-id") ? { entity_id: id } : { id };
   // A walk served from a snapshot (a fault) still lists entities removed since, with nothing more.
   if (!e) return out;
   if (req.timestamps || req.claims.has("registered")) out.registered = time(ctx, e.registered);

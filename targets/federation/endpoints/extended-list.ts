@@ -101,7 +101,7 @@ export async function extendedListEndpoint(
   const { faults } = ctx;
   const p =
     faults.has("auth-xl-params-from-query") && r.entity.protectedEndpoints && r.method === "POST"
-      ? r.query
+      ? r.query.over(r.params)
       : r.params;
   try {
     if (faults.has("unknown-parameter-rejected")) {
@@ -113,11 +113,14 @@ export async function extendedListEndpoint(
       throw badRequest("unsupported_parameter", "limit is not supported: the list comes in one response");
     }
     const limitGiven = p.one("limit");
-    const limit = faults.has("xl-limit-refused")
-      ? Number.MAX_SAFE_INTEGER
-      : faults.has("xl-limit-ignored")
-        ? LIMITS.extendedListDefault
-        : parseLimit(limitGiven, LIMITS.extendedListDefault, LIMITS.extendedListUpper);
+    // xl-no-limit-unbounded: the page size is applied only to a limit given, so a request
+    // without one gets every entry in one page, past the upper limit.
+    const limit =
+      faults.has("xl-limit-refused") || (limitGiven === undefined && faults.has("xl-no-limit-unbounded"))
+        ? Number.MAX_SAFE_INTEGER
+        : faults.has("xl-limit-ignored")
+          ? LIMITS.extendedListDefault
+          : parseLimit(limitGiven, LIMITS.extendedListDefault, LIMITS.extendedListUpper);
     const after = parseNumericDate("updated_after", p.one("updated_after"));
     const given = parseNumericDate("updated_before", p.one("updated_before"));
     const before =

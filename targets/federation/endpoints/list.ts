@@ -21,7 +21,8 @@ export function listEndpoint(ctx: FedContext, r: EndpointRequest): Response {
       const e = ctx.registry.get(id);
       if (e && keep(e) && !(hideSuspended && e.suspended)) out.push(id);
     }
-    return json(out);
+    // A fault: the list wrapped in an envelope object, as the framework's collection resources are.
+    return json(ctx.faults.has("list-entities-object") ? { entities: out } : out);
   } catch (err) {
     if (err instanceof FedError) return errorResponse(err);
     throw err;

@@ -55,6 +55,14 @@ export class Params {
     return new Params(new Map([...this.values].filter(([n]) => !names.includes(n))));
   }
 
+  /**
+   * These parameters laid over `under`: a name given here replaces its values there (a fault's
+   * reading: the query string merged over a POST body, as frameworks that merge both do).
+   */
+  over(under: Params): Params {
+    return new Params(new Map([...under.values, ...this.values]));
+  }
+
   /** The parameters as a plain object, the last value of a repeated name winning (a fault's reading). */
   lastValues(): Record<string, string> {
     return Object.fromEntries([...this.values].map(([n, v]) => [n, v[v.length - 1] as string]));

@@ -59,6 +59,17 @@ export async function entityConfiguration(ctx: FedContext, e: Entity): Promise<s
     jwks: { keys },
     metadata,
   };
+  // A fault: the anchor's endpoint URLs as top-level claims beside metadata (federation_entity
+  // keeps only its informational claims), as a serializer flattening its settings would.
+  if (isAnchor && faults.has("ec-endpoints-top-level")) {
+    const fe: Record<string, unknown> = { ...metadata.federation_entity };
+    for (const claim of Object.values(ENDPOINTS)) {
+      if (fe[claim] === undefined) continue;
+      payload[claim] = fe[claim];
+      delete fe[claim];
+    }
+    payload.metadata = { ...metadata, federation_entity: fe };
+  }
   if (e.superiors.length > 0) {
     payload.authority_hints =
       e.kind === "intermediate" && e.superiors.length === 1 && faults.has("ec-intermediate-hints-string")
