@@ -1,6 +1,7 @@
 import type { JWK } from "jose";
 import type { CheckContext } from "../../src/engine/check.js";
-import type { HttpResponse } from "../../src/http/client.js";
+import type { HttpResponse, RecordingClient } from "../../src/http/client.js";
+import { authenticated, clientOf, protectedUrls, signClientAssertion } from "./client-auth.js";
 import type { FederationProfile } from "./profile.js";
 import { decodeStatement, isObject, keysOf, verifyWith, type Json } from "./statements.js";
 
@@ -26,6 +27,9 @@ export function wellKnownUrl(entityId: string): string {
   return `${entityId.replace(/\/+$/, "")}${WELL_KNOWN}`;
 }
 
+/** The endpoints every Trust Anchor and Intermediate publishes (public-spec-facts §2). */
+const BASE_ENDPOINTS: readonly string[] = ["federation_fetch_endpoint", "federation_list_endpoint"];
+
 const typeIs = (res: HttpResponse, t: string): boolean =>
   new RegExp(`^${t.replace(/[/+.]/g, "\\$&")}\\s*(;|$)`, "i").test(res.header("content-type") ?? "");
 
@@ -36,7 +40,14 @@ const typeIs = (res: HttpResponse, t: string): boolean =>
 export class Fed {
   private ec: Promise<EntityConfiguration> | undefined;
 
-  constructor(readonly c: Ctx) {}
+  constructor(readonly c: Ctx) {
+    if (c.profile.clientAuth) useClientAuth(this);
+  }
+
+  /** The Entity Configuration if this Fed has asked for it (client authentication reads its endpoints). */
+  get entityConfigurationAsked(): Promise<EntityConfiguration> | undefined {
+    return this.ec;
+  }
 
   get entityId(): string {
     return this.c.profile.baseUrl;
@@ -80,6 +91,13 @@ export class Fed {
   async endpoint(name: string): Promise<string> {
     const fe = await this.federationEntity();
     const url = fe[name];
+    // fetch and list are no option of a Trust Anchor or Intermediate (FED-EC-FEDERATION-ENTITY
+    // judges their absence): without them the check depends on that requirement, not on an offer.
+    if (url === undefined && BASE_ENDPOINTS.includes(name))
+      this.c.skip(
+        `the Entity Configuration publishes no ${name} in metadata.federation_entity: see FED-EC-FEDERATION-ENTITY`,
+        "dependency",
+      );
     if (url === undefined)
       this.c.skip(`not offered: the Entity Configuration publishes no ${name}`, "not-offered");
     if (typeof url !== "string" || !/^https?:\/\//.test(url))
@@ -94,6 +112,73 @@ export class Fed {
     return ec.payload.authority_hints === undefined ? "anchor" : "intermediate";
   }
 }
+
+/** The Feds of each check's HTTP client: the first installs client authentication on it. */
+const fedsOf = new WeakMap<RecordingClient, Fed[]>();
+
+/**
+ * Sends every request of the check to an endpoint the profile's `clientAuth` names as an
+ * authenticated form POST (`client-auth.ts`), so that every check goes through it unchanged. The
+ * endpoints are read from the Entity Configuration the check's Feds fetched; the assertion is
+ * registered as a secret (the key never leaves `clientOf`).
+ */
+function useClientAuth(f: Fed): void {
+  const http = f.c.http;
+  const feds = fedsOf.get(http);
+  if (feds) {
+    feds.push(f);
+    return;
+  }
+  const all = [f];
+  fedsOf.set(http, all);
+  const client = clientOf(f.c.profile, f.c.provided);
+  if (!client) return;
+  http.onRequest(async (req) => {
+    if (new URL(req.url).pathname.endsWith(WELL_KNOWN)) return req;
+    const asked = all.map((x) => x.entityConfigurationAsked).find((p) => p !== undefined);
+    if (asked === undefined) return req;
+    let ec: EntityConfiguration;
+    try {
+      ec = await asked;
+    } catch {
+      return req; // the check that asked for it meets the same failure and reports it
+    }
+    const iss = ec.payload.iss;
+    const base = f.c.profile.baseUrl;
+    const aud = typeof iss === "string" && iss.replace(/\/+$/, "") === base.replace(/\/+$/, "") ? iss : base;
+    let signed = false;
+    const out = await authenticated(req, protectedUrls(f.c.profile, ec.payload), async () => {
+      const token = await signClientAssertion(client, aud);
+      f.c.secret(token, "CLIENT_ASSERTION");
+      signed = true;
+      return token;
+    });
+    return signed ? { ...out, tags: [...(out.tags ?? []), CLIENT_AUTHENTICATED] } : out;
+  });
+  // One root cause, said once: when the target refuses the assertion the harness makes as the
+  // specification says (FED-AUTH-PRIVATE-KEY-JWT, which the client-auth checks judge on requests
+  // tagged AUTH_PROBE), no check can judge what the endpoint would have answered: it skips,
+  // naming that requirement, instead of failing on a 401 that says nothing of its own rule.
+  http.onResponse((sent, res) => {
+    if (!sent.tags.includes(CLIENT_AUTHENTICATED) || sent.tags.includes(AUTH_PROBE)) return;
+    if (res.status !== 401) return;
+    const error = (res.json as { error?: unknown } | undefined)?.error;
+    if (error !== undefined && error !== "invalid_client") return;
+    f.c.skip(
+      `the target refused the harness's client assertion (401${error !== undefined ? " invalid_client" : ""}, ${sent.label ?? sent.url.pathname}): see FED-AUTH-PRIVATE-KEY-JWT`,
+      "dependency",
+    );
+  });
+}
+
+/** Tag the Fed adds to a request it authenticated with a client assertion. */
+const CLIENT_AUTHENTICATED = "fed-client-authenticated";
+
+/**
+ * Tag of a request that judges client authentication itself (FED-AUTH-PRIVATE-KEY-JWT): a
+ * refusal of its assertion is a finding of its check, not a reason to skip it.
+ */
+export const AUTH_PROBE = "fed-auth-probe";
 
 /** Reads an Entity Configuration response: decoded, and verified with its own jwks. */
 export async function readEntityConfiguration(res: HttpResponse): Promise<EntityConfiguration> {
