@@ -4,12 +4,13 @@ import { rethrowControl } from "../../../src/engine/property.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
-import { Fed, type Ctx } from "../client.js";
+import { Fed, readEntityConfiguration, STATEMENT_TYPE, wellKnownUrl, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
 import { isObject, type Json } from "../statements.js";
 import { withQuery } from "./fetch-list.js";
+import { noteWalked, releaseWalk, withoutBody } from "../walk.js";
 
-interface CollPage {
+export interface CollPage {
   readonly res: HttpResponse;
   readonly ids: readonly string[];
   readonly entities: readonly Json[];
@@ -19,13 +20,13 @@ interface CollPage {
   readonly badEntity?: string;
 }
 
-interface CollWalk {
+export interface CollWalk {
   readonly pages: readonly CollPage[];
   readonly ids: readonly string[];
   readonly stopped?: string;
 }
 
-function readCollPage(res: HttpResponse): CollPage {
+export function readCollPage(res: HttpResponse): CollPage {
   const base = { res, ids: [], entities: [], next: undefined, lastUpdated: undefined };
   if (res.status !== 200) return { ...base, shape: `answered ${res.status}` };
   if (!/^application\/json\s*(;|$)/i.test(res.header("content-type") ?? ""))
@@ -38,11 +39,14 @@ function readCollPage(res: HttpResponse): CollPage {
     return { ...base, shape: `next ${quote(b.next)}` };
   if (b.last_updated !== undefined && typeof b.last_updated !== "number")
     return { ...base, shape: `last_updated ${quote(b.last_updated)} is not a number` };
-  const entities = b.entities as Json[];
-  const bad = entities.find((e) => typeof e.entity_id !== "string" || e.entity_id === "");
+  const named = (e: Json): boolean => typeof e.entity_id === "string" && e.entity_id !== "";
+  const bad = (b.entities as Json[]).find((e) => !named(e));
+  // An Entity Info without entity_id names no entity (FED-COLL-ENTITY-ID judges it): it is not
+  // counted as one, rather than as an entity named "undefined". ids[i] names entities[i].
+  const entities = (b.entities as Json[]).filter(named);
   return {
     res,
-    ids: entities.map((e) => String(e.entity_id)),
+    ids: entities.map((e) => e.entity_id as string),
     entities,
     next: typeof b.next === "string" ? b.next : undefined,
     lastUpdated: b.last_updated,
@@ -50,38 +54,110 @@ function readCollPage(res: HttpResponse): CollPage {
   };
 }
 
-/** Walks the collection next→from within the profile's bounds; a cursor seen before stops it. */
-async function walkCollection(
+/**
+ * Walks the collection next→from within the profile's bounds; a cursor seen before stops it.
+ * `params` are sent on every page (trust_anchor, filters, claims, locale): they must be valid
+ * values, since every answer of a walk is judged by FED-COLL-UNSUPPORTED-PARAM (200, or the
+ * parameter refused with unsupported_parameter).
+ */
+export async function walkCollection(
   c: Ctx,
   url: string,
   limit: number | undefined,
   label: string,
+  params: readonly (readonly [string, string])[] = [],
 ): Promise<CollWalk> {
   const pages: CollPage[] = [];
   const ids: string[] = [];
   const seen = new Set<string>();
+  const upper = c.profile.limits.collection;
   let from: string | undefined;
+  // As the extended list's walk (walk.ts): the pages after the first keep no body, and the
+  // evidence shows the first and the last page and those with something wrong on their own.
+  const end = (stopped?: string): CollWalk => {
+    const last = pages[pages.length - 1];
+    if (last !== undefined) c.http.keepEvidence(last.res.exchangeId);
+    noteWalked(c, label, undefined, pages.length, ids.length);
+    return { pages, ids, ...(stopped !== undefined ? { stopped } : {}) };
+  };
   for (;;) {
     if (pages.length >= c.profile.walk.maxPages)
-      return { pages, ids, stopped: `stopped after ${pages.length} pages (suites.federation.walk.maxPages)` };
-    const params: [string, string][] = [];
-    if (limit !== undefined) params.push(["limit", String(limit)]);
-    if (from !== undefined) params.push(["from", from]);
-    const res = await c.http.get(withQuery(url, params), {
+      return end(`stopped after ${pages.length} pages (suites.federation.walk.maxPages)`);
+    const query: (readonly [string, string])[] = [...params];
+    if (limit !== undefined) query.push(["limit", String(limit)]);
+    if (from !== undefined) query.push(["from", from]);
+    const res = await c.http.get(withQuery(url, query), {
       label: `${label}, page ${pages.length + 1}`,
-      tags: [TAG.collection],
+      tags: [TAG.collection, TAG.collectionValid],
+      ...(pages.length > 0 ? { evidence: "if-cited" as const } : {}),
     });
-    const page = readCollPage(res);
+    const read = readCollPage(res);
+    const page = pages.length === 0 ? read : { ...read, res: withoutBody(res) };
     pages.push(page);
-    if (page.shape !== undefined) return { pages, ids, stopped: `page ${pages.length}: ${page.shape}` };
+    if (
+      page.shape !== undefined ||
+      page.badEntity !== undefined ||
+      page.lastUpdated === undefined ||
+      (limit !== undefined && page.ids.length > limit) ||
+      (upper !== undefined && page.ids.length > upper)
+    )
+      c.http.keepEvidence(res.exchangeId);
+    if (page.shape !== undefined) return end(`page ${pages.length}: ${page.shape}`);
     ids.push(...page.ids);
-    if (ids.length > c.profile.walk.maxEntries)
-      return { pages, ids, stopped: `stopped after ${ids.length} entities` };
-    if (page.next === undefined) return { pages, ids };
-    if (seen.has(page.next)) return { pages, ids, stopped: `next ${quote(page.next, 60)} came back` };
+    if (ids.length > c.profile.walk.maxEntries) return end(`stopped after ${ids.length} entities`);
+    if (page.next === undefined) return end();
+    if (seen.has(page.next)) return end(`next ${quote(page.next, 60)} came back`);
     seen.add(page.next);
     from = page.next;
   }
+}
+
+/** The Trust Anchor a collection request collects under, and the parameters that name it. */
+export interface Collecting {
+  readonly anchor: string;
+  /** `trust_anchor=<anchor>`, or nothing when the target is the anchor (it collects under itself). */
+  readonly params: readonly (readonly [string, string])[];
+  /** The target is the Trust Anchor itself. */
+  readonly own: boolean;
+}
+
+/** How many authority_hints levels are followed up to a Trust Anchor. */
+const MAX_LEVELS = 8;
+
+/**
+ * The Trust Anchor the collection checks collect under (specs/001 Endpoints: Entity collection,
+ * trust_anchor): the target itself when it is an anchor; otherwise, since a responder that is no
+ * Trust Anchor answers a request without trust_anchor with an empty result (What the service
+ * does, Rules 2), the anchor its authority_hints lead to, named with trust_anchor. Skips the
+ * check when no anchor can be reached.
+ */
+export async function collectingAnchor(c: Ctx, f: Fed): Promise<Collecting> {
+  return (await findCollectingAnchor(c, f)) ?? c.skip(NO_ANCHOR, "dependency");
+}
+
+export const NO_ANCHOR =
+  "the target is no Trust Anchor and no Trust Anchor above it was reached through authority_hints: nothing to collect under";
+
+/** The anchor the target collects under (see collectingAnchor); undefined when none is reached. */
+export async function findCollectingAnchor(c: Ctx, f: Fed): Promise<Collecting | undefined> {
+  if ((await f.role()) === "anchor") return { anchor: f.entityId, params: [], own: true };
+  let ec = await f.trusted();
+  const seen = new Set<string>([f.entityId]);
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const hints = ec.payload.authority_hints;
+    const up = Array.isArray(hints) ? hints.find((h) => typeof h === "string" && !seen.has(h)) : undefined;
+    if (typeof up !== "string" || !/^https?:\/\//.test(up)) break;
+    seen.add(up);
+    const res = await c.http.get(wellKnownUrl(up), {
+      label: `Entity Configuration of ${up} (a superior)`,
+      headers: { accept: STATEMENT_TYPE },
+    });
+    ec = await readEntityConfiguration(res);
+    if (ec.res.status !== 200 || ec.unverified !== undefined) break;
+    if (ec.payload.authority_hints === undefined)
+      return { anchor: up, params: [["trust_anchor", up]], own: false };
+  }
+  return undefined;
 }
 
 /** specs/001 Endpoints: Entity collection (GET or form POST; from, limit, next; last_updated). */
@@ -104,7 +180,8 @@ export const collectionChecks = [
       const f = new Fed(c);
       await f.trusted();
       const url = await f.endpoint("federation_collection_endpoint");
-      const ref = await walkCollection(c, url, undefined, "collection");
+      const { params: ta } = await collectingAnchor(c, f);
+      const ref = await walkCollection(c, url, undefined, "collection", ta);
       const all: CollWalk[] = [ref];
       c.require("FED-COLL-OK", ref.pages[0]!.shape === undefined, {
         expected: "200 application/json with entities, an array of objects",
@@ -113,12 +190,12 @@ export const collectionChecks = [
       });
       // The same page by form POST (the document allows either method), with a parameter in
       // both so that a POST whose body is not read shows.
-      const getTwo = await c.http.get(withQuery(url, [["limit", "2"]]), {
+      const getTwo = await c.http.get(withQuery(url, [...ta, ["limit", "2"]]), {
         label: "collection, limit 2",
-        tags: [TAG.collection],
+        tags: [TAG.collection, TAG.collectionValid],
       });
       const post = await c.http.post(url, {
-        form: { limit: "2" },
+        form: { ...Object.fromEntries(ta), limit: "2" },
         label: "collection by form POST, limit 2",
         tags: [TAG.collection],
       });
@@ -143,19 +220,25 @@ export const collectionChecks = [
       }
       // An empty result is an empty array too (entities is REQUIRED): a type no entity has.
       const none = await c.http.get(
-        withQuery(url, [["entity_type", `urn:idconform:${c.runId.slice(-6)}:no-such-type`]]),
+        withQuery(url, [...ta, ["entity_type", `urn:idconform:${c.runId.slice(-6)}:no-such-type`]]),
         {
           label: "collection, an entity_type no entity has",
-          tags: [TAG.collection],
+          tags: [TAG.collection, TAG.collectionValid],
         },
       );
       if (!(none.status === 400 && isObject(none.json) && none.json.error === "unsupported_parameter")) {
+        // Only the form is judged here: entities listed although none has the type are
+        // FED-COLL-ENTITY-TYPE's finding (federation.collection-filters asks the same).
         const e = readCollPage(none);
-        c.check("FED-COLL-OK", e.shape === undefined && e.ids.length === 0, {
-          expected: "200 application/json with entities [] (no entity has the type)",
-          actual: e.shape ?? `${e.ids.length} entities`,
+        c.check("FED-COLL-OK", e.shape === undefined, {
+          expected: "200 application/json with entities, an array of objects (no entity has the type)",
+          actual: e.shape ?? "",
           res: none,
         });
+        if (e.shape === undefined && e.ids.length > 0)
+          c.note(
+            `an entity_type no entity has listed ${e.ids.length} entities: the empty answer was not seen`,
+          );
       }
       const ids = [...new Set(ref.ids)];
       const problems = new Map<string, { limit: number; text: string; res?: HttpResponse }>();
@@ -165,11 +248,21 @@ export const collectionChecks = [
           problems.set(id, { limit, text, ...(res ? { res } : {}) });
       };
       if (ref.stopped === undefined && ids.length > 0) {
+        const bounded = new Set<number>();
         const walkWith = async (limit: number): Promise<boolean> => {
-          const w = await walkCollection(c, url, limit, `collection, limit ${limit}`);
+          const w = await walkCollection(c, url, limit, `collection, limit ${limit}`, ta);
           all.push(w);
           const stamps = new Set(w.pages.map((p) => JSON.stringify(p.lastUpdated ?? null)));
           if (stamps.size > 1) return true; // the data changed between pages: nothing to judge
+          // The harness's own page bound stops a correct walk whose limit needs more pages.
+          if (
+            w.stopped !== undefined &&
+            /walk\.maxPages/.test(w.stopped) &&
+            Math.ceil(ids.length / limit) >= c.profile.walk.maxPages
+          ) {
+            bounded.add(limit);
+            return true;
+          }
           const before = problems.size;
           const long = w.pages.find((p) => p.ids.length > limit);
           if (long)
@@ -195,6 +288,8 @@ export const collectionChecks = [
               `${missing.length} of ${ids.length} never reached (the first ${missing[0]})`,
               w.pages[w.pages.length - 1]?.res,
             );
+          // Judged: the pages it cites were kept as evidence by the walk; the others are freed.
+          releaseWalk(c, w);
           return problems.size === before;
         };
         for (const limit of [1, 2]) await walkWith(limit);
@@ -203,6 +298,12 @@ export const collectionChecks = [
           numRuns: c.profile.walk.runs,
         });
         rethrowControl(out);
+        if (bounded.size > 0)
+          for (const id of ["FED-COLL-NEXT-REQUIRED", "FED-COLL-WALK-ONCE"])
+            c.partly(
+              id,
+              `walks with limit ${[...bounded].sort((a, b) => a - b).join(", ")} need more than suites.federation.walk.maxPages pages`,
+            );
         for (const [id, expected] of [
           ["FED-COLL-LIMIT", "no page longer than limit"],
           ["FED-COLL-NEXT-REQUIRED", "every entity reached by the walk"],
@@ -253,6 +354,12 @@ export const collectionChecks = [
       const f = new Fed(c);
       await f.trusted();
       const url = await f.endpoint("federation_collection_endpoint");
+      // A non-anchor answers an empty result without trust_anchor (Rules 2), whatever from says:
+      // an unknown from is asked under the anchor above it, where there is a collection to page.
+      // An unknown trust_anchor needs no anchor: it is judged even when none is reached.
+      const coll = await findCollectingAnchor(c, f);
+      if (coll === undefined) c.skipOnly("FED-COLL-FROM-UNKNOWN", NO_ANCHOR, "dependency");
+      const ta = coll?.params ?? [];
       const tag = c.runId.slice(-6);
       for (const [id, param, value, code] of [
         ["FED-COLL-FROM-UNKNOWN", "from", `idconform-${tag}-never-issued`, "page_not_found"],
@@ -263,7 +370,8 @@ export const collectionChecks = [
           "invalid_trust_anchor",
         ],
       ] as const) {
-        const res = await c.http.get(withQuery(url, [[param, value]]), {
+        if (coll === undefined && param === "from") continue;
+        const res = await c.http.get(withQuery(url, [...(param === "from" ? ta : []), [param, value]]), {
           label: `collection, unknown ${param}`,
           tags: [TAG.collection],
         });
