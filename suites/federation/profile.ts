@@ -35,19 +35,21 @@ export const federationProfile = suiteSection({
   /** Trust Anchors the collection endpoint is asked to collect under besides the target itself. */
   trustAnchors: z
     .strictObject({
-      /** Another anchor the target supports (`trust_anchor`): the mock anchor when left out. */
+      /** Another anchor the target supports (`trust_anchor`); without it FED-COLL-TA-OTHER is not exercised. */
       other: z.url().optional(),
     })
     .default({}),
   /**
    * Client authentication (`private_key_jwt`, `aud` the responder): which endpoints require it
    * (their requests are then POST), the client's Entity Identifier and private key (a JWK from
-   * the environment). Without it, every request is a GET without authentication.
+   * the environment). Without `clientId` the harness authenticates as its mock leaf (`mocks`),
+   * which publishes an Entity Configuration signed with `clientKey`: the target must trust it.
+   * Without `clientAuth`, every request is a GET without authentication.
    */
   clientAuth: z
     .strictObject({
       endpoints: z.array(z.enum(["extendedList", "collection", "events"])).min(1),
-      clientId: z.url(),
+      clientId: z.url().optional(),
       clientKey: privateJwkText(),
     })
     .optional(),

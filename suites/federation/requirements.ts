@@ -278,7 +278,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-XL-PRACTICAL-LIMIT",
     level: "SHOULD",
     source: `${D} Limits 1 (the responder SHOULD define a practical upper limit such that a request without limit, or with an impractical one, can still be answered completely with all requested additional parameters)`,
-    text: "a request without limit, and one with a limit far above the list's size, each with claims=subordinate_statement and audit_timestamps=true, are answered 200 with complete pages that walk to the end",
+    text: "a request without limit, and one with a limit far above the list's size, each with claims=subordinate_statement and audit_timestamps=true (audit_timestamps left out where the target refuses it as unsupported_parameter), are answered 200 with pages that walk to the end, list every Immediate Subordinate, and give every entry subordinate_statement, registered and updated",
   },
 
   // Extended subordinate listing: consistency under change (What the service does, Rules 4)
@@ -328,13 +328,13 @@ export const catalog = defineCatalog("federation", [
     id: "FED-XL-CLAIMS-INCLUDED",
     level: "MUST",
     source: `${D} Endpoints: Extended subordinate listing (claims: when non-empty each entry MUST include the requested claims if available); Extended listing response, entry object (other selected claims, for example trust_marks, metadata)`,
-    text: "with claims naming metadata or trust_marks, every entry carries each named claim its entity has (metadata in its Subordinate Statement, trust_marks in its Entity Configuration)",
+    text: "with claims naming metadata or trust_marks, every entry carries each named claim its entity has, as the entity has it (metadata equal to its Subordinate Statement's, trust_marks a non-empty array of Trust Marks its Entity Configuration publishes)",
   },
   {
     id: "FED-XL-CLAIMS-ALL",
     level: "SHOULD",
     source: `${D} Endpoints: Extended subordinate listing (claims: supported options SHOULD be all top-level entity-statement claims); Extended listing response (any top-level entity-statement claim may be requestable)`,
-    text: "with claims naming any other top-level claim of a Subordinate Statement (jwks, metadata_policy, constraints, crit, ...), every entry whose statement holds it carries it",
+    text: "with claims naming any other top-level claim of a Subordinate Statement (jwks, metadata_policy, constraints, crit, ...), every entry whose statement holds it carries it, with the statement's value (iat, exp and jti, minted per statement, only present)",
   },
 
   // Extended subordinate listing: timestamps (Endpoints: audit_timestamps, updated_after, updated_before; Errors)
@@ -368,13 +368,13 @@ export const catalog = defineCatalog("federation", [
     id: "FED-XL-ENTITY-TYPE",
     level: "MUST",
     source: `${D} Endpoints: Extended subordinate listing (accepts all parameters of the base list endpoint; entity_type in use); ${pub("List (entity_type, repeatable; unsupported: 400 unsupported_parameter)")}`,
-    text: "with entity_type (repeated for several), the extended list holds only Immediate Subordinates whose Entity Configuration declares at least one of the given types, and names the same entities as the base list asked the same way, or both refuse with 400 unsupported_parameter",
+    text: "with entity_type (repeated for several), the extended list holds exactly the Immediate Subordinates whose own Entity Configuration declares at least one of the given types, and names the same entities as the base list asked the same way, or both refuse with 400 unsupported_parameter",
   },
   {
     id: "FED-XL-TRUST-MARK-TYPE",
     level: "MUST",
     source: `${D} Endpoints: Extended subordinate listing (trust_mark_type, repeatable: the result includes every Immediate Subordinate for which at least one listed Trust Mark type has been issued and is still valid); ${pub("List (trust_mark_type: a filter)")}`,
-    text: "with trust_mark_type repeated, the extended list holds every Immediate Subordinate whose Entity Configuration has an unexpired Trust Mark of at least one listed type, and no other",
+    text: "with trust_mark_type (one value, or repeated for several), the extended list holds every Immediate Subordinate whose Entity Configuration has a Trust Mark of at least one listed type that verifies with its issuer's key and is unexpired, and no other (a target that refuses trust_mark_type with 400 unsupported_parameter is not judged)",
   },
   {
     id: "FED-XL-SAME-AS-LIST",
@@ -456,7 +456,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-COLL-TRUST-MARK-VERIFIED",
     level: "SHOULD",
     source: `${D} Endpoints: Entity collection (trust_mark_type: the responder SHOULD verify using the collecting Trust Anchor)`,
-    text: "with trust_mark_type, an entity whose Trust Mark of that type does not verify (a mock entity's forged or expired mark) is not listed",
+    text: "with trust_mark_type, an entity whose Trust Mark of a requested type does not verify for the collecting Trust Anchor (issued by it or by an issuer its trust_mark_issuers names, signed with a key of the issuer's Entity Configuration, sub the entity, unexpired: a forged or expired mark) is not listed",
   },
   {
     id: "FED-COLL-TA-OMITTED",
@@ -704,7 +704,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-AUTH-PRIVATE-KEY-JWT",
     level: "MUST",
     source: `${D} Authentication 1 (the extended list and collection follow the client authentication rules of the base list endpoint); ${pub("Endpoints (with client authentication POST, default private_key_jwt whose aud is the responder's entity identifier)")}`,
-    text: "an endpoint the profile says requires client authentication answers 200 to a form POST with a private_key_jwt client assertion of the harness's mock entity (iss = sub = its Entity Identifier, aud = the target's Entity Identifier, signed with a key of its Entity Configuration)",
+    text: "an endpoint the profile says requires client authentication answers 200 to a form POST with a private_key_jwt client assertion of the client the profile names (iss = sub = its clientId, aud = the target's Entity Identifier, signed with its clientKey)",
   },
   {
     id: "FED-AUTH-ASSERTION-CHECKED",

@@ -7,7 +7,7 @@ import type { FederationProfile } from "../profile.js";
 import { Fed, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
 import { isObject } from "../statements.js";
-import { walkExtendedList } from "../walk.js";
+import { smallestLimit, walkExtendedList } from "../walk.js";
 import { withQuery } from "./fetch-list.js";
 
 type Op =
@@ -15,6 +15,13 @@ type Op =
   | { readonly kind: "remove"; readonly ahead: boolean }
   | { readonly kind: "remove-next" }
   | { readonly kind: "update" };
+
+/** The ids listed exactly once, in their order. */
+function once(ids: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return ids.filter((id) => counts.get(id) === 1);
+}
 
 /** A plan as text: "add before page 2, remove (ahead) before page 3". */
 function describe(plan: readonly (readonly [number, Op])[]): string {
@@ -69,11 +76,14 @@ export const changeChecks = [
       const url = await f.endpoint("federation_extended_list_endpoint");
       const made = new Set<string>();
       let judged = 0;
+      /** The list's size as the last run's walk before the changes saw it. */
+      let size: number | undefined;
       const problems = new Map<string, { text: string; size: number }>();
       const note = (id: string, text: string, size: number): void => {
         const had = problems.get(id);
         if (had === undefined || size < had.size) problems.set(id, { text, size });
       };
+      const runs = Math.min(c.profile.walk.runs, 10);
       try {
         const property = fc.asyncProperty(
           fc.integer({ min: 1, max: 4 }),
@@ -90,7 +100,7 @@ export const changeChecks = [
             ),
             { minLength: 1, maxLength: 4 },
           ),
-          async (limit, plan) => {
+          async (step, plan) => {
             // Entities this walk may remove: added before it starts, so they are present at its start.
             // Named to sort first and last by identifier (a target may order so), and added in that
             // order (a target may order by registration): some are behind the walk soon, some ahead.
@@ -104,9 +114,20 @@ export const changeChecks = [
               made.add(id);
               own.push(id);
             }
-            const before = await walkExtendedList(c, url, { label: "extended list before the changes" });
+            // In a large list (seen by an earlier run) the walk before the changes asks the run's
+            // smallest limit too: without limit a target's default page may be small (100 entries:
+            // 1,000 pages for 100,000 members), which would put the run past its page budget.
+            const bigger = size === undefined ? 1 : smallestLimit(c, size, runs * 4);
+            const before = await walkExtendedList(c, url, {
+              label: "extended list before the changes",
+              ...(bigger > 1 ? { limit: bigger } : {}),
+            });
             if (before.stopped !== undefined)
               c.skip(`the walk did not end (${before.stopped}): see FED-XL-WALK-ONCE`, "dependency");
+            size = before.ids.length;
+            // Limits 1 to 4 in a small list; in a large one from the smallest that keeps the four
+            // walks of every run within the check's page budget (walk.ts smallestLimit).
+            const limit = smallestLimit(c, before.ids.length, runs * 4) + step - 1;
             // The same walk without changes: what it loses or repeats is the walk's own fault
             // (FED-XL-WALK-ONCE), not the change's; a walk with limit that does not work cannot
             // show a change at all (FED-XL-PAGING-UNDERSTOOD).
@@ -115,9 +136,7 @@ export const changeChecks = [
               limit,
             });
             if (still.stopped !== undefined) return true;
-            const plainOnce = new Set(
-              still.ids.filter((id, i) => still.ids.indexOf(id) === i && still.ids.lastIndexOf(id) === i),
-            );
+            const plainOnce = new Set(once(still.ids));
             judged++;
             const at = new Map<number, Op[]>();
             for (const [page, op] of plan) at.set(page, [...(at.get(page) ?? []), op]);
@@ -216,7 +235,9 @@ export const changeChecks = [
             const order = new Map(after.ids.map((id, i) => [id, i]));
             const gone = new Set(removed.map((r) => r.id));
             const throughout = before.ids.filter((id) => !gone.has(id) && plainOnce.has(id));
-            const count = (id: string): number => fetched.filter((x) => x === id).length;
+            const counts = new Map<string, number>();
+            for (const id of fetched) counts.set(id, (counts.get(id) ?? 0) + 1);
+            const count = (id: string): number => counts.get(id) ?? 0;
             const lost = throughout.filter((id) => count(id) === 0);
             const twice = throughout.filter((id) => count(id) > 1);
             let ok = true;
@@ -254,7 +275,7 @@ export const changeChecks = [
             return ok;
           },
         );
-        const out = await fc.check(property, { seed: c.seed, numRuns: Math.min(c.profile.walk.runs, 10) });
+        const out = await fc.check(property, { seed: c.seed, numRuns: runs });
         rethrowControl(out);
         if (judged === 0)
           return c.skip(
@@ -271,7 +292,12 @@ export const changeChecks = [
         });
         const i = ordered.ids.indexOf(pair[0]!);
         if (i >= 0 && ordered.ids[i + 1] === pair[1]) {
-          const upto = await walkExtendedList(c, url, { label: "extended list to the pair", limit: i + 1 });
+          // Only its first page is needed: a walk of a large list with a small limit would be long.
+          const upto = await walkExtendedList(c, url, {
+            label: "extended list to the pair",
+            limit: i + 1,
+            maxPages: 1,
+          });
           const next = upto.pages[0]?.next;
           // Only where next leads to the pair's second entry (a target whose borders repeat shows
           // that under FED-XL-FROM-INCLUSIVE, not here).

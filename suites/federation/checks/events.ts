@@ -6,6 +6,7 @@ import { Fed, typeIs } from "../client.js";
 import { TAG } from "../observers.js";
 import { decodeStatement, isObject, LEEWAY, now, verifyWith, type Json } from "../statements.js";
 import { baseList, withQuery } from "./fetch-list.js";
+import { walkExtendedList } from "../walk.js";
 
 export const EVENTS_TYPE = "application/entity-events-statement+jwt";
 /** The event types of specs/001 Events; `jwks_updates` is the spelling of one public example. */
@@ -39,7 +40,7 @@ interface Statement {
 }
 
 /** specs/001 Endpoints: Subordinate events; Resources: Subordinate events statement; Events. */
-export const eventsChecks = [
+const statementChecks = [
   defineCheck<FederationProfile>({
     id: "federation.events",
     title:
@@ -77,7 +78,32 @@ export const eventsChecks = [
         kind: unknown.status < 300 ? "accepted" : "wrong-status",
       });
       const listed = await baseList(c, f);
-      if (listed === undefined) return c.skip("the base list is not a list: see FED-LIST-OK", "dependency");
+      // The unknown sub was judged without the list (and its error answer is judged here);
+      // what needs the subordinates cannot be.
+      if (listed === undefined) {
+        if (unknown.status !== 200)
+          c.check("FED-EVT-ERROR-JSON", typeIs(unknown, "application/json") && isObject(unknown.json), {
+            expected: "application/json with a JSON object",
+            actual: `${unknown.status} ${unknown.header("content-type") ?? "(no Content-Type)"}`,
+            res: unknown,
+            kind: "malformed",
+          });
+        else c.skipOnly("FED-EVT-ERROR-JSON", "no error answer to judge", "other");
+        for (const id of [
+          "FED-EVT-OK",
+          "FED-EVT-TYP",
+          "FED-EVT-SIGNATURE",
+          "FED-EVT-ISS-SUB",
+          "FED-EVT-IAT",
+          "FED-EVT-EVENTS",
+          "FED-EVT-EVENT-MEMBERS",
+          "FED-EVT-EVENT-KNOWN",
+          "FED-EVT-REGISTRATION-ALONE",
+          "FED-EVT-INFO-URI-HTTPS",
+        ])
+          c.skipOnly(id, "the base list is not a list: see FED-LIST-OK", "dependency");
+        return;
+      }
       const subs = listed.slice(0, c.profile.walk.fetchMax);
       const answers: { sub: string; res: HttpResponse }[] = [];
       for (const sub of subs) answers.push({ sub, res: await get(sub, `events of ${sub}`) });
@@ -206,7 +232,9 @@ export const eventsChecks = [
               kind: "wrong-value",
             },
       );
-      await c.each("FED-EVT-REGISTRATION-ALONE", statements, "statement", (s) => {
+      // Judged on the statements that hold events: one without any says nothing of the rule.
+      const withEvents = statements.filter((s) => s.events.length > 0);
+      await c.each("FED-EVT-REGISTRATION-ALONE", withEvents, "statement holding events", (s) => {
         const regs = new Set(s.events.filter((e) => e.event === "registration").map((e) => e.iat));
         const clash = s.events.find(
           (e) => typeof e.event === "string" && UPDATES.includes(e.event) && regs.has(e.iat),
@@ -246,3 +274,124 @@ export const eventsChecks = [
     },
   }),
 ];
+
+/**
+ * specs/001 Extended listing response, entry object (updated: time of update, a change to keys,
+ * metadata policies or constraints); Events (metadata_update, metadata_policy_update: updated
+ * in the Subordinate Statement; jwks_update). Both date the same changes, so no update event of
+ * a subordinate's history is later than the updated the extended list gives it.
+ */
+const updatedAgreesChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.events-updated-agrees",
+    title:
+      "no metadata_update, metadata_policy_update or jwks_update event of a subordinate's history is later than the updated time the extended list gives that subordinate",
+    requirements: ["FED-EVT-UPDATED-AGREES"],
+    timeoutMs: 120_000,
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const url = await f.endpoint("federation_subordinate_events_endpoint");
+      const xl = await f.endpoint("federation_extended_list_endpoint");
+      // The first walk.fetchMax entries with a numeric updated are kept: those are judged.
+      const max = c.profile.walk.fetchMax;
+      let withUpdated = 0;
+      let withoutUpdated = 0;
+      const w = await walkExtendedList(c, xl, {
+        label: "extended list, audit_timestamps",
+        params: [["audit_timestamps", "true"]],
+        keepEntries: true,
+        keepIf: (e) => {
+          if (typeof e.updated !== "number" || typeof e.id !== "string") {
+            withoutUpdated++;
+            return false;
+          }
+          return ++withUpdated <= max;
+        },
+      });
+      const first = w.pages[0];
+      if (
+        first?.shape !== undefined &&
+        first.res.status === 400 &&
+        isObject(first.res.json) &&
+        first.res.json.error === "unsupported_parameter"
+      )
+        return c.skip(
+          "audit_timestamps is refused as unsupported_parameter: the list gives no updated",
+          "not-offered",
+        );
+      if (w.stopped !== undefined)
+        c.skip(
+          `the walk with audit_timestamps did not end (${w.stopped}): see FED-XL-WALK-ONCE`,
+          "dependency",
+        );
+      const updated = new Map<string, number>();
+      for (const p of w.pages)
+        for (const e of p.entries)
+          if (typeof e.updated === "number" && typeof e.id === "string") updated.set(e.id, e.updated);
+      if (updated.size === 0)
+        return c.skip("no entry carries a numeric updated: see FED-XL-AUDIT-TIMESTAMPS", "dependency");
+      const subs = [...updated.keys()];
+      const judged: { sub: string; res: HttpResponse; updated: number; events: Json[] }[] = [];
+      const unusable: string[] = [];
+      for (const sub of subs) {
+        const res = await c.http.get(withQuery(url, [["sub", sub]]), {
+          label: `events of ${sub}`,
+          tags: [TAG.events],
+        });
+        const d = decodeStatement(res.text);
+        // The history the target gives for the subject asked for, however it is signed or
+        // addressed (FED-EVT-OK, -SIGNATURE and -ISS-SUB judge that): both claims are the
+        // target's own. Only a statement naming another subject is left unjudged.
+        if (
+          res.status !== 200 ||
+          !d.ok ||
+          (d.payload.sub !== undefined && d.payload.sub !== sub) ||
+          !Array.isArray(d.payload.federation_registration_events)
+        ) {
+          unusable.push(sub);
+          continue;
+        }
+        judged.push({
+          sub,
+          res,
+          updated: updated.get(sub)!,
+          events: d.payload.federation_registration_events.filter(isObject),
+        });
+      }
+      await c.each("FED-EVT-UPDATED-AGREES", judged, "subordinate", (x) => {
+        const later = x.events
+          .filter(
+            (e) => typeof e.event === "string" && UPDATES.includes(e.event) && typeof e.iat === "number",
+          )
+          .sort((a, b) => (b.iat as number) - (a.iat as number))[0];
+        return later === undefined || (later.iat as number) <= x.updated
+          ? undefined
+          : {
+              expected: `no update event after ${x.updated}, the updated the extended list gives ${x.sub}`,
+              actual: `${String(later.event)} at iat ${String(later.iat)}, ${(later.iat as number) - x.updated} s later`,
+              res: x.res,
+              kind: "wrong-value",
+            };
+      });
+      if (withUpdated > subs.length)
+        c.partly(
+          "FED-EVT-UPDATED-AGREES",
+          `judged on the first ${subs.length} of ${withUpdated} subordinates (suites.federation.walk.fetchMax)`,
+        );
+      if (unusable.length > 0)
+        c.partly(
+          "FED-EVT-UPDATED-AGREES",
+          `${unusable.length} subordinate(s) without a readable, verified events statement (the first ${unusable[0]}; see FED-EVT-*)`,
+        );
+      if (withoutUpdated > 0)
+        c.partly(
+          "FED-EVT-UPDATED-AGREES",
+          `${withoutUpdated} entries without a numeric updated (see FED-XL-AUDIT-TIMESTAMPS)`,
+        );
+    },
+  }),
+];
+
+/** specs/001 Endpoints: Subordinate events. */
+export const eventsChecks = [...statementChecks, ...updatedAgreesChecks];

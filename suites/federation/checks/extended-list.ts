@@ -6,8 +6,17 @@ import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
 import { quote } from "../../../src/engine/quote.js";
 import { TAG } from "../observers.js";
+import { isObject, type Json } from "../statements.js";
 import { baseList, withQuery } from "./fetch-list.js";
-import { judgeWalk, walkExtendedList, type Walk, type WalkProblems } from "../walk.js";
+import {
+  judgeWalk,
+  PROPERTY_PAGES,
+  releaseWalk,
+  smallestLimit,
+  walkExtendedList,
+  type Walk,
+  type WalkProblems,
+} from "../walk.js";
 
 /** Which requirement each problem of a walk is (walk.ts `WalkProblems`). */
 const RULES = [
@@ -61,6 +70,23 @@ export const extendedListChecks = [
               res: p.res,
             },
       );
+      const unnamed = ref.pages.find((p) => p.badEntry !== undefined);
+      if (unnamed !== undefined) {
+        c.check("FED-XL-ENTRY-ID", false, {
+          expected: "every entry with an id string",
+          actual: unnamed.badEntry ?? "",
+          res: unnamed.res,
+          kind: "missing",
+        });
+        for (const id of [
+          "FED-XL-NEXT-STRING",
+          "FED-XL-UPPER-LIMIT",
+          "FED-XL-SAME-AS-LIST",
+          ...RULES.map(([, r]) => r),
+        ])
+          c.skipOnly(id, "the listing's entries name no subordinate: see FED-XL-ENTRY-ID", "dependency");
+        return;
+      }
       const ids = [...new Set(ref.ids)];
       // The reference order is the walk without limit; a walk that did not finish cannot be one.
       if (ref.stopped !== undefined)
@@ -72,7 +98,8 @@ export const extendedListChecks = [
       const listed = await baseList(c, f);
       if (listed !== undefined && ref.stopped === undefined) {
         const a = new Set(listed);
-        const onlyList = listed.filter((x) => !ids.includes(x));
+        const walked = new Set(ids);
+        const onlyList = listed.filter((x) => !walked.has(x));
         const onlyXl = ids.filter((x) => !a.has(x));
         c.check("FED-XL-SAME-AS-LIST", onlyList.length === 0 && onlyXl.length === 0, {
           expected: "the entities of the base list",
@@ -88,10 +115,15 @@ export const extendedListChecks = [
       // For generated limits (and the smallest ones, where borders are many), every rule of a walk.
       const n = ids.length;
       const found = new Map<string, { limit: number; text: string; res: HttpResponse | undefined }>();
+      // Walks with limit that were answered: when none was, the paging rules saw nothing.
+      let answered = 0;
       const walkWith = async (limit: number): Promise<boolean> => {
         const w = await walkExtendedList(c, url, { label: "extended list", limit });
         all.push(w);
         const p: WalkProblems = judgeWalk(w, ids);
+        if (p.paging === undefined) answered++;
+        // Judged: only the page it cites (and those kept for their own faults) stay in evidence.
+        releaseWalk(c, w, p.at);
         for (const [key] of RULES) {
           const text = p[key];
           const had = found.get(key);
@@ -101,17 +133,37 @@ export const extendedListChecks = [
         return RULES.every(([key]) => p[key] === undefined);
       };
       if (ref.stopped === undefined && n > 0) {
-        for (const limit of [1, 2]) await walkWith(limit);
+        // Generated limits keep every walk within the check's page budget: in a large federation
+        // the smallest is n / (pages a walk may take), not 1 (walk.ts smallestLimit).
+        const asked = c.profile.walk.runs;
+        const lo = smallestLimit(c, n, asked + 2);
+        if (lo > 1)
+          c.note(
+            `${n} entries: generated limits start at ${lo}, so that ${asked + 2} walks stay within ${PROPERTY_PAGES} pages and suites.federation.walk.maxPages`,
+          );
+        for (const limit of [lo, lo + 1]) await walkWith(limit);
+        // A target's own page size may hold a walk above those pages whatever the limit (100,000
+        // entries at 500 a page: 201 pages a walk); then fewer generated limits keep the budget.
+        const pages = Math.max(1, ...all.slice(-2).map((w) => w.pages.length));
+        const runs = Math.max(1, Math.min(asked, Math.floor(PROPERTY_PAGES / pages) - 2));
+        if (runs < asked)
+          c.note(
+            `a walk with limit took ${pages} pages: ${runs} generated limits of ${asked} (suites.federation.walk.runs), within ${PROPERTY_PAGES} pages`,
+          );
         const out = await fc.check(
-          fc.asyncProperty(fc.integer({ min: 1, max: Math.max(1, n + 1) }), walkWith),
+          fc.asyncProperty(fc.integer({ min: lo, max: Math.max(lo, n + 1) }), walkWith),
           {
             seed: c.seed,
-            numRuns: c.profile.walk.runs,
+            numRuns: runs,
           },
         );
         rethrowControl(out);
         for (const [key, id, expected] of RULES) {
           const bad = found.get(key);
+          if (answered === 0 && key !== "paging") {
+            c.skipOnly(id, "no request with limit was answered: see FED-XL-PAGING-UNDERSTOOD", "dependency");
+            continue;
+          }
           c.check(id, bad === undefined, {
             expected,
             actual: bad ? `limit ${bad.limit}: ${bad.text} (seed ${c.seed})` : "",
@@ -220,3 +272,109 @@ function tamper(next: string): string {
   const ch = next[i] === "A" ? "B" : "A";
   return `${next.slice(0, i)}${ch}${next.slice(i + 1)}`;
 }
+
+/** The extras FED-XL-PRACTICAL-LIMIT asks for on every entry: a statement, and both timestamps. */
+const EXTRAS: readonly (readonly [string, string])[] = [
+  ["claims", "subordinate_statement"],
+  ["audit_timestamps", "true"],
+];
+
+/**
+ * specs/001 Limits 1: a request without limit, or with an impractical one, can still be answered
+ * completely with all requested additional parameters.
+ */
+export const practicalLimitChecks = [
+  defineCheck<FederationProfile>({
+    id: "federation.xl-practical-limit",
+    title:
+      "a request without limit, and one with a limit far above the list's size, each with claims=subordinate_statement and audit_timestamps=true, are answered 200 with complete pages that walk to the end",
+    requirements: ["FED-XL-PRACTICAL-LIMIT"],
+    timeoutMs: 120_000,
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const url = await f.endpoint("federation_extended_list_endpoint");
+      const plain = await walkExtendedList(c, url, { label: "extended list" });
+      if (plain.stopped !== undefined)
+        c.skip(
+          `the extended list did not walk to its end (${plain.stopped}): see FED-XL-WALK-ONCE`,
+          "dependency",
+        );
+      const ids = [...new Set(plain.ids)];
+      let params = EXTRAS;
+      const label = (limit: number | undefined): string =>
+        `extended list, claims=subordinate_statement&audit_timestamps=true${limit === undefined ? ", no limit" : ""}`;
+      // Only the entries that lack something are kept: a complete page of a large list is not held.
+      const lacks = (e: Json): boolean =>
+        typeof e.subordinate_statement !== "string" ||
+        (params.some(([k]) => k === "audit_timestamps") &&
+          (e.registered === undefined || e.updated === undefined));
+      let bare = await walkExtendedList(c, url, {
+        label: label(undefined),
+        params,
+        keepEntries: true,
+        keepIf: lacks,
+      });
+      // audit_timestamps may be refused as unsupported (FED-XL-AUDIT-TIMESTAMPS allows it): it is
+      // then not a parameter that can be requested, and the rest is asked without it.
+      const first = bare.pages[0];
+      if (
+        first?.shape !== undefined &&
+        first.res.status === 400 &&
+        isObject(first.res.json) &&
+        first.res.json.error === "unsupported_parameter"
+      ) {
+        params = EXTRAS.filter(([k]) => k !== "audit_timestamps");
+        c.note(
+          "audit_timestamps is refused as unsupported_parameter: the requests ask for subordinate_statement only",
+        );
+        bare = await walkExtendedList(c, url, {
+          label: "extended list, claims=subordinate_statement, no limit",
+          params,
+          keepEntries: true,
+          keepIf: lacks,
+        });
+      }
+      const timestamps = params.some(([k]) => k === "audit_timestamps");
+      // Far above the list's size, and above any page size a deployment would choose.
+      const limit = Math.max(10_000, ids.length * 10);
+      const big = await walkExtendedList(c, url, {
+        label: `${label(limit)}, limit ${limit}`,
+        params,
+        limit,
+        keepEntries: true,
+        keepIf: lacks,
+      });
+      await c.each("FED-XL-PRACTICAL-LIMIT", [bare, big], "request", (w) => {
+        const what = w.limit === undefined ? "without limit" : `with limit ${w.limit}`;
+        if (w.stopped !== undefined)
+          return {
+            expected: `the request ${what} answered 200 with pages that walk to the end`,
+            actual: w.stopped,
+            ...(w.stoppedAt ? { res: w.stoppedAt } : {}),
+            kind: /answered/.test(w.stopped) ? "wrong-status" : "wrong-value",
+          };
+        const listed = new Set(w.ids);
+        const missing = ids.filter((id) => !listed.has(id));
+        if (missing.length > 0)
+          return {
+            expected: `the request ${what} lists every Immediate Subordinate`,
+            actual: `${missing.length} of ${ids.length} left out (the first ${missing[0]})`,
+            res: w.pages[w.pages.length - 1]!.res,
+            kind: "missing",
+          };
+        for (const p of w.pages) {
+          const bad = p.entries.find(lacks);
+          if (bad !== undefined)
+            return {
+              expected: `every entry of the request ${what} with subordinate_statement${timestamps ? ", registered and updated" : ""}`,
+              actual: `entry ${quote(bad.id ?? null)} without ${typeof bad.subordinate_statement !== "string" ? "subordinate_statement" : bad.registered === undefined ? "registered" : "updated"}`,
+              res: p.res,
+              kind: "missing",
+            };
+        }
+        return undefined;
+      });
+    },
+  }),
+];

@@ -1,4 +1,6 @@
 import { defineCheck, type Details } from "../../../src/engine/check.js";
+import { HarnessError } from "../../../src/engine/errors.js";
+import { JSON_MAX_DEPTH, jsonBeyondBounds } from "../../../src/http/json-bounds.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
@@ -20,21 +22,88 @@ export function withQuery(url: string, params: readonly (readonly [string, strin
   return u.href;
 }
 
-/** The base list: its entity identifiers, or undefined (and FED-LIST-OK decided) when it is not a list. */
+/**
+ * Bytes a base list answer (or a filtered one) may take. A list of N Entity Identifiers is
+ * legitimately large (100,000 of them pass 4 MiB), so its cap grows with the entries a walk
+ * accepts, `walk.maxEntries`, at LIST_ID_BYTES an identifier (quotes and comma included; real
+ * Entity Identifiers run 40 to 100 bytes), never below the run's usual 4 MiB. A longer or endless
+ * body is still cut there: a finding (FED-LIST-OK), never a worker out of memory.
+ */
+export const LIST_ID_BYTES = 128;
+export const listMaxBytes = (c: Ctx): number =>
+  Math.max(4 * 1024 * 1024, c.profile.walk.maxEntries * LIST_ID_BYTES);
+
+/** Whether `e` is the client stopping a body at its size cap. */
+export const tooLarge = (e: unknown): e is HarnessError =>
+  e instanceof HarnessError && e.code === "IDC_HTTP_TOO_LARGE";
+
+/**
+ * A request to the base list endpoint (with filters, or an extra parameter) under `listMaxBytes`.
+ * A body past that cap gives the reason (`over`), for the caller to judge.
+ */
+export async function getList(
+  c: Ctx,
+  url: string,
+  o: { readonly label: string },
+): Promise<HttpResponse | { readonly over: string }> {
+  try {
+    return await c.http.get(url, { label: o.label, tags: [TAG.list], maxBytes: listMaxBytes(c) });
+  } catch (e) {
+    if (!tooLarge(e)) throw e;
+    return {
+      over: `${e.message} (${c.profile.walk.maxEntries} entries of suites.federation.walk.maxEntries at ${LIST_ID_BYTES} bytes an identifier)`,
+    };
+  }
+}
+
+/**
+ * The base list: its entity identifiers, or undefined (and FED-LIST-OK decided) when it is not a
+ * list. Read once per call, under `listMaxBytes`; a check that needs it asks once.
+ */
 export async function baseList(c: Ctx, f: Fed, decide = false): Promise<string[] | undefined> {
   const url = await f.endpoint("federation_list_endpoint");
-  const res = await c.http.get(url, { label: "base list", tags: [TAG.list] });
+  const res = await getList(c, url, { label: "base list" });
+  if ("over" in res) {
+    if (decide)
+      c.check("FED-LIST-OK", false, {
+        expected: `200 with a JSON array of Entity Identifier strings, within ${listMaxBytes(c)} bytes`,
+        actual: res.over,
+        kind: "malformed",
+      });
+    return undefined;
+  }
+  const read = listJson(c, res);
   const ok =
     res.status === 200 &&
-    Array.isArray(res.json) &&
-    (res.json as unknown[]).every((x) => typeof x === "string");
+    Array.isArray(read.json) &&
+    (read.json as unknown[]).every((x) => typeof x === "string");
   if (decide)
     c.check("FED-LIST-OK", ok, {
       expected: "200 with a JSON array of Entity Identifier strings",
-      actual: `${res.status} ${quote(res.json ?? res.text.slice(0, 120), 200)}`,
-      kind: res.status !== 200 ? "wrong-status" : res.jsonError !== undefined ? "malformed" : "wrong-value",
+      actual: `${res.status} ${read.error ?? quote(read.json ?? res.text.slice(0, 120), 200)}`,
+      res,
+      kind: res.status !== 200 ? "wrong-status" : read.error !== undefined ? "malformed" : "wrong-value",
     });
-  return ok ? (res.json as string[]) : undefined;
+  return ok ? (read.json as string[]) : undefined;
+}
+
+/**
+ * A base list answer's JSON. The client parses at most JSON_MAX_VALUES values a body (100,000);
+ * a list holds one an entity, so it is read here within `walk.maxEntries` values instead (and the
+ * usual depth): a longer list is a finding, as a walk past `walk.maxEntries` is.
+ */
+export function listJson(c: Ctx, res: HttpResponse): { json: unknown; error?: string } {
+  if (res.jsonError === undefined) return { json: res.json };
+  if (res.text.length === 0) return { json: undefined, error: "empty body" };
+  const max = c.profile.walk.maxEntries;
+  const beyond = jsonBeyondBounds(res.text, JSON_MAX_DEPTH, max + 1);
+  if (beyond !== undefined)
+    return { json: undefined, error: `not read: ${beyond} (suites.federation.walk.maxEntries ${max})` };
+  try {
+    return { json: JSON.parse(res.text) as unknown };
+  } catch (e) {
+    return { json: undefined, error: `not JSON: ${(e as Error).message}` };
+  }
 }
 
 /** One fetched Subordinate Statement, as the checks judge it. */
@@ -81,7 +150,20 @@ export const fetchListChecks = [
         kind: nf.status < 400 ? "accepted" : nfError === undefined ? "missing" : "wrong-code",
       });
       const listed = await baseList(c, f, true);
-      if (listed === undefined) return c.skip("the base list is not a list: see FED-LIST-OK", "dependency");
+      // The unknown sub was judged without the list; what needs its subordinates cannot be.
+      if (listed === undefined) {
+        for (const id of [
+          "FED-FETCH-OK",
+          "FED-FETCH-TYP",
+          "FED-FETCH-SIGNATURE",
+          "FED-FETCH-ISS-SUB",
+          "FED-FETCH-CLAIMS",
+          "FED-FETCH-NO-AUTHORITY-HINTS",
+          "FED-EC-TRUST-MARKS",
+        ])
+          c.skipOnly(id, "the base list is not a list: see FED-LIST-OK", "dependency");
+        return;
+      }
       const max = c.profile.walk.fetchMax;
       const subs = listed.slice(0, max);
       const fetched: Fetched[] = [];

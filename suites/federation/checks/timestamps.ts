@@ -6,7 +6,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
 import { isObject, type Json } from "../statements.js";
-import { walkExtendedList, type Walk } from "../walk.js";
+import { citable, PROPERTY_PAGES, releaseWalk, Tally, walkExtendedList, type Walk } from "../walk.js";
 
 /** A refusal the document allows for an unsupported time parameter: 400 application/json unsupported_parameter. */
 function refusedAsUnsupported(res: HttpResponse): boolean {
@@ -17,9 +17,6 @@ function refusedAsUnsupported(res: HttpResponse): boolean {
     res.json.error === "unsupported_parameter"
   );
 }
-
-const entriesOf = (w: Walk): { e: Json; res: HttpResponse }[] =>
-  w.pages.flatMap((p) => p.entries.map((e) => ({ e, res: p.res })));
 
 /** specs/001 Endpoints: Extended subordinate listing (audit_timestamps, updated_after, updated_before). */
 export const timestampChecks = [
@@ -39,11 +36,43 @@ export const timestampChecks = [
       const f = new Fed(c);
       await f.trusted();
       const url = await f.endpoint("federation_extended_list_endpoint");
+      // Judged page by page: a large list's entries are never all held, only each id's updated.
+      const types = new Tally(c, "FED-XL-TIMESTAMP-TYPES", "entry");
+      const present = new Tally(c, "FED-XL-AUDIT-TIMESTAMPS", "entry");
+      const updated = new Map<string, number>();
       const audit = await walkExtendedList(c, url, {
         label: "extended list, audit_timestamps",
         params: [["audit_timestamps", "true"]],
-        keepEntries: true,
+        onPage: (page, index) => {
+          const res = citable(page, index);
+          for (const e of page.entries) {
+            if (e.registered !== undefined || e.updated !== undefined)
+              types.add(
+                (e.registered === undefined || typeof e.registered === "number") &&
+                  (e.updated === undefined || typeof e.updated === "number")
+                  ? undefined
+                  : {
+                      expected: "registered and updated as numbers of seconds",
+                      actual: `${String(e.id)}: registered ${quote(e.registered ?? null)}, updated ${quote(e.updated ?? null)}`,
+                      res,
+                      kind: "malformed",
+                    },
+              );
+            present.add(
+              e.registered !== undefined && e.updated !== undefined
+                ? undefined
+                : {
+                    expected: "registered and updated on every entry",
+                    actual: `${String(e.id)} without ${e.registered === undefined ? "registered" : "updated"}`,
+                    res,
+                    kind: "missing",
+                  },
+            );
+            if (typeof e.updated === "number") updated.set(String(e.id), e.updated);
+          }
+        },
       });
+      releaseWalk(c, audit);
       const first = audit.pages[0]!;
       if (first.shape !== undefined && refusedAsUnsupported(first.res)) {
         c.check("FED-XL-AUDIT-TIMESTAMPS", true);
@@ -55,40 +84,11 @@ export const timestampChecks = [
       }
       if (audit.stopped !== undefined)
         c.skip(`the walk with audit_timestamps did not end (${audit.stopped})`, "dependency");
-      const entries = entriesOf(audit);
-      await c.each(
-        "FED-XL-TIMESTAMP-TYPES",
-        entries.filter(({ e }) => e.registered !== undefined || e.updated !== undefined),
-        "entry",
-        ({ e, res }) =>
-          (e.registered === undefined || typeof e.registered === "number") &&
-          (e.updated === undefined || typeof e.updated === "number")
-            ? undefined
-            : {
-                expected: "registered and updated as numbers of seconds",
-                actual: `${String(e.id)}: registered ${quote(e.registered ?? null)}, updated ${quote(e.updated ?? null)}`,
-                res,
-                kind: "malformed",
-              },
-      );
-      await c.each("FED-XL-AUDIT-TIMESTAMPS", entries, "entry", ({ e, res }) =>
-        e.registered !== undefined && e.updated !== undefined
-          ? undefined
-          : {
-              expected: "registered and updated on every entry",
-              actual: `${String(e.id)} without ${e.registered === undefined ? "registered" : "updated"}`,
-              res,
-              kind: "missing",
-            },
-      );
+      types.decide();
+      present.decide();
       // Both are decided by the walk with audit_timestamps, whatever the range filters show.
       c.complete("FED-XL-TIMESTAMP-TYPES");
       c.complete("FED-XL-AUDIT-TIMESTAMPS");
-      const updated = new Map(
-        entries.flatMap(({ e }) =>
-          typeof e.updated === "number" ? [[String(e.id), e.updated] as const] : [],
-        ),
-      );
       if (updated.size === 0)
         return c.skip(
           "no entry carries a numeric updated to filter by: see FED-XL-AUDIT-TIMESTAMPS",
@@ -130,11 +130,15 @@ export const timestampChecks = [
                 (refused.has("FED-XL-UPDATED-AFTER") || refused.has("FED-XL-UPDATED-BEFORE")))
             )
               continue;
+            let bare: Json | undefined;
             const w = await walkExtendedList(c, url, {
               label: `extended list, ${params.map((p) => p.join("=")).join("&")}`,
               params: params as unknown as [string, string][],
-              keepEntries: true,
+              onPage: (page) => {
+                bare ??= page.entries.find((e) => e.registered === undefined || e.updated === undefined);
+              },
             });
+            releaseWalk(c, w);
             if (w.pages[0]?.shape !== undefined && refusedAsUnsupported(w.pages[0].res)) {
               refused.add(id);
               continue;
@@ -143,25 +147,33 @@ export const timestampChecks = [
             const exp = want(pred);
             if (w.stopped !== undefined || got.join(" ") !== exp.join(" ")) {
               ok = false;
-              const extra = got.filter((x) => !exp.includes(x));
-              const lost = exp.filter((x) => !got.includes(x));
+              const [inGot, inExp] = [new Set(got), new Set(exp)];
+              const extra = got.filter((x) => !inExp.has(x));
+              const lost = exp.filter((x) => !inGot.has(x));
               problems.set(
                 id,
                 problems.get(id) ??
                   `${params.map((p) => p.join("=")).join("&")}: ${w.stopped ?? `${extra.length} listed outside the range (${extra.slice(0, 2).join(", ")}), ${lost.length} in it missing (${lost.slice(0, 2).join(", ")})`}`,
               );
             }
-            const bare = entriesOf(w).find(({ e }) => e.registered === undefined || e.updated === undefined);
             if (bare !== undefined && !problems.has("FED-XL-UPDATED-TIMESTAMPS"))
               problems.set(
                 "FED-XL-UPDATED-TIMESTAMPS",
-                `${params.map((p) => p.join("=")).join("&")}: ${String(bare.e.id)} without registered or updated`,
+                `${params.map((p) => p.join("=")).join("&")}: ${String(bare.id)} without registered or updated`,
               );
           }
           return ok;
         },
       );
-      const out = await fc.check(property, { seed: c.seed, numRuns: c.profile.walk.runs });
+      // Each run walks three ranges, each up to the whole list: in a large list fewer runs keep the
+      // check within its page budget (walk.ts PROPERTY_PAGES), never fewer than one.
+      const full = Math.max(1, audit.pages.length);
+      const runs = Math.max(1, Math.min(c.profile.walk.runs, Math.floor(PROPERTY_PAGES / (3 * full))));
+      if (runs < c.profile.walk.runs)
+        c.note(
+          `the walk with audit_timestamps took ${full} pages: ${runs} generated ranges of ${c.profile.walk.runs} (suites.federation.walk.runs), within ${PROPERTY_PAGES} pages`,
+        );
+      const out = await fc.check(property, { seed: c.seed, numRuns: runs });
       rethrowControl(out);
       // The closed range is updated_before's rule (specs/001: "same, at or before"); a range that
       // goes wrong only because updated_after does is updated_after's finding, not a second one.

@@ -5,7 +5,7 @@ import type { FederationProfile } from "../profile.js";
 import { Fed } from "../client.js";
 import { TAG } from "../observers.js";
 import { decodeStatement, isObject, statementClaims } from "../statements.js";
-import { baseList, withQuery } from "./fetch-list.js";
+import { baseList, listMaxBytes, withQuery } from "./fetch-list.js";
 
 /** An answer as comparable text: a signed body by its payload without iat, exp and jti; JSON without next. */
 function comparable(res: HttpResponse): string {
@@ -45,10 +45,13 @@ export const unknownParamChecks = [
       if (requests.length === 0) return c.skip("no endpoint to ask", "dependency");
       const extra: [string, string] = ["idc_unknown_parameter", c.runId.slice(-6)];
       await c.each("FED-PARAM-UNKNOWN", requests, "endpoint", async (r) => {
-        const plain = await c.http.get(r.url, { label: `${r.what}`, tags: [r.tag] });
+        // The base list of a large federation is large: its own cap (fetch-list.ts listMaxBytes).
+        const cap = r.tag === TAG.list ? { maxBytes: listMaxBytes(c) } : {};
+        const plain = await c.http.get(r.url, { label: `${r.what}`, tags: [r.tag], ...cap });
         const more = await c.http.get(withQuery(r.url, [extra]), {
           label: `${r.what} with an unknown parameter`,
           tags: [r.tag],
+          ...cap,
         });
         const [a, b] = [comparable(plain), comparable(more)];
         return a === b
