@@ -84,21 +84,39 @@ export function describeFaultMatrix(o: {
    * authentication) run with that variant profile (a file), against the same reference target;
    * the clean target must pass every requirement with each variant too.
    */
-  variants?: Readonly<Record<string, { profileFile: string; faults: readonly string[] }>>;
+  variants?: Readonly<
+    Record<
+      string,
+      {
+        profileFile: string;
+        faults: readonly string[];
+        /** Options for the reference target's start (`members`, say), for the clean and faulted runs. */
+        targetOptions?: Readonly<Record<string, unknown>>;
+      }
+    >
+  >;
 }): void {
   const variantOf = (id: string): string | undefined =>
     Object.entries(o.variants ?? {}).find(([, v]) => v.faults.includes(id))?.[0];
   const cleanRuns = new Map<string, Promise<VerdictVector>>();
   const profileFile = (variant: string | undefined): string | undefined =>
     variant === undefined ? undefined : o.variants?.[variant]?.profileFile;
+  const targetOptions = (
+    variant: string | undefined,
+  ): { targetOptions?: Readonly<Record<string, unknown>> } => {
+    const t = variant === undefined ? undefined : o.variants?.[variant]?.targetOptions;
+    return t === undefined ? {} : { targetOptions: t };
+  };
   const cleanRun = (variant?: string): Promise<VerdictVector> => {
     const key = variant ?? "";
     let run = cleanRuns.get(key);
     if (run === undefined) {
       const file = profileFile(variant);
-      run = runSuiteInProcess({ suite: o.suite, ...(file !== undefined ? { profileFile: file } : {}) }).then(
-        (r) => verdictVector(r.results),
-      );
+      run = runSuiteInProcess({
+        suite: o.suite,
+        ...(file !== undefined ? { profileFile: file } : {}),
+        ...targetOptions(variant),
+      }).then((r) => verdictVector(r.results));
       cleanRuns.set(key, run);
     }
     return run;
@@ -155,6 +173,7 @@ export function describeFaultMatrix(o: {
           suite: o.suite,
           faults: [fault.id],
           ...(file !== undefined ? { profileFile: file } : {}),
+          ...targetOptions(variant),
         });
         const differences = unexplained(await cleanRun(variant), verdictVector(run.results), fault);
         expect(differences, explain(run.results)).toEqual([]);

@@ -13,7 +13,15 @@ export interface MutationVariant {
   readonly profile: () => string;
   /** The checks run with it (the ones the setting changes), or all of the suite's. */
   readonly checks: readonly string[] | "all";
+  /** Requirements each check leaves skipped against the clean target with this profile (see CLEAN_SKIPS). */
+  readonly cleanSkips?: Readonly<Record<string, readonly string[]>>;
 }
+
+/** The client-authentication checks skip without `clientAuth` in the profile. */
+const NO_CLIENT_AUTH = {
+  "federation.client-auth": ["FED-AUTH-PRIVATE-KEY-JWT", "FED-AUTH-ASSERTION-CHECKED"],
+  "federation.client-auth-post": ["FED-AUTH-XL-POST", "FED-AUTH-COLL-POST", "FED-AUTH-EVT-POST"],
+} as const;
 
 const demo = (suite: string): string => readFileSync(join(ROOT, "profiles", "demo", `${suite}.yaml`), "utf8");
 
@@ -32,6 +40,36 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
       name: "the open Intermediate",
       profile: () => demo("federation-intermediate"),
       checks: "all",
+      cleanSkips: {
+        "federation.entity-configuration": ["FED-EC-ANCHOR-NO-HINTS", "FED-EC-TRUST-MARKS"],
+        "federation.xl-change": ["FED-XL-FROM-UNKNOWN"],
+        "federation.collection-trust-anchors": ["FED-COLL-TA-OMITTED"],
+        ...NO_CLIENT_AUTH,
+      },
+    },
+    {
+      // The protected Intermediate's client authentication (its other endpoints' code is the
+      // open Intermediate's, already run above).
+      name: "the Intermediate requiring client authentication",
+      profile: () => demo("federation-protected"),
+      checks: ["federation.client-auth", "federation.client-auth-post"],
     },
   ],
+};
+
+/**
+ * Requirements a check leaves skipped against the clean target with the suite's demo profile,
+ * because the profile's role or settings make them not applicable there (a Trust Anchor has no
+ * authority_hints to judge; the demo names no endpoint requiring client authentication), or
+ * because another check decides them (a removed entry's from, met by the change walks only when
+ * it goes wrong). A mutant must change something else to be killed; the fault matrix holds these
+ * skips to the clean run.
+ */
+export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  federation: {
+    "federation.entity-configuration": ["FED-EC-INTERMEDIATE-HINTS", "FED-EC-TRUST-MARKS"],
+    "federation.xl-change": ["FED-XL-FROM-UNKNOWN"],
+    "federation.collection-trust-anchors": ["FED-COLL-TA-NOT-ANCHOR"],
+    ...NO_CLIENT_AUTH,
+  },
 };
