@@ -5,6 +5,7 @@ import { Fed, type Ctx } from "../client.js";
 import { isObject, type Json } from "../statements.js";
 import { findCollectingAnchor, NO_ANCHOR, walkCollection, type CollWalk } from "./collection.js";
 import { Federation } from "./collection-entities.js";
+import { releaseWalk } from "../walk.js";
 
 const stamps = (...ws: CollWalk[]): number =>
   new Set(ws.flatMap((w) => w.pages.map((p) => JSON.stringify(p.lastUpdated ?? null)))).size;
@@ -32,7 +33,10 @@ export const collectionAnchorChecks = [
       // authority_hints lead nowhere is still judged on the rest.
       const coll = await findCollectingAnchor(c, f);
       const own = coll?.own ?? (await f.role()) === "anchor";
-      const bare = await walkCollection(c, url, undefined, "collection without trust_anchor");
+      // Only ids are compared here: no walk keeps its entities (a collection of 100,000 is not held).
+      const bare = await walkCollection(c, url, undefined, "collection without trust_anchor", [], {
+        keep: 0,
+      });
       const first = bare.pages[0]!;
       if (own) {
         c.skipOnly(
@@ -40,9 +44,14 @@ export const collectionAnchorChecks = [
           "not applicable: the target is a Trust Anchor (the rule is about other responders)",
           "not-offered",
         );
-        const named = await walkCollection(c, url, undefined, "collection, trust_anchor the target", [
-          ["trust_anchor", f.entityId],
-        ]);
+        const named = await walkCollection(
+          c,
+          url,
+          undefined,
+          "collection, trust_anchor the target",
+          [["trust_anchor", f.entityId]],
+          { keep: 0 },
+        );
         if (bare.stopped !== undefined || named.stopped !== undefined)
           c.skipOnly(
             "FED-COLL-TA-OMITTED",
@@ -90,6 +99,8 @@ export const collectionAnchorChecks = [
                 : "wrong-value",
         });
       }
+      // Judged: only the first pages are cited (never freed), the rest of the walk goes.
+      releaseWalk(c, bare);
       if (coll === undefined) c.skipOnly("FED-COLL-TA-OTHER", NO_ANCHOR, "dependency");
       else await otherAnchor(c, fed, url, coll.anchor);
       // Every Entity Configuration seen that publishes a collection endpoint: the target's, and
@@ -131,9 +142,14 @@ async function otherAnchor(c: Ctx, fed: Federation, url: string, collecting: str
     );
     return;
   }
-  const w = await walkCollection(c, url, undefined, `collection, trust_anchor ${other}`, [
-    ["trust_anchor", other],
-  ]);
+  const w = await walkCollection(
+    c,
+    url,
+    undefined,
+    `collection, trust_anchor ${other}`,
+    [["trust_anchor", other]],
+    { keep: 0 },
+  );
   const top = w.pages[0]!;
   const error = isObject(top.res.json) ? top.res.json.error : undefined;
   if (top.res.status >= 400 && top.res.status < 500 && error === "invalid_trust_anchor") {
@@ -158,6 +174,11 @@ async function otherAnchor(c: Ctx, fed: Federation, url: string, collecting: str
   }
   const max = c.profile.walk.fetchMax;
   const judged = ids.slice(0, max);
+  // The page that listed each judged entity, found in one pass (not a search of every page per entity).
+  const wanted = new Set(judged);
+  const pageOf = new Map<string, CollWalk["pages"][number]["res"]>();
+  for (const p of w.pages)
+    for (const id of p.ids) if (wanted.has(id) && !pageOf.has(id)) pageOf.set(id, p.res);
   let unknown = 0;
   await c.each("FED-COLL-TA-OTHER", judged, "entity listed", async (id) =>
     (await fed.isBelow(id, other)) || (fed.exhausted && ++unknown > 0)
@@ -165,7 +186,7 @@ async function otherAnchor(c: Ctx, fed: Federation, url: string, collecting: str
       : {
           expected: `only entities directly or indirectly below ${other}`,
           actual: `${id} is not below it`,
-          res: w.pages.find((p) => p.ids.includes(id))?.res ?? top.res,
+          res: pageOf.get(id) ?? top.res,
           kind: "wrong-value",
         },
   );

@@ -3,22 +3,22 @@ import { quote } from "../../../src/engine/quote.js";
 import type { FederationProfile } from "../profile.js";
 import { TAG } from "../observers.js";
 import { isObject } from "../statements.js";
-import type { CollWalk } from "./collection.js";
 import {
   collectionBasis,
   collectionTarget,
   DISPLAY_FALLBACK,
-  entitiesOf,
   few,
   hasClaim,
   infosOf,
   partlyPublished,
   refusedAs,
+  runsWithin,
   Tally,
   UI_CLAIMS,
   type Basis,
+  type SeenEntity,
 } from "./collection-published.js";
-import { entityProblem, select, singles } from "./collection-select.js";
+import { entityProblem, select, singles, type PageJudge } from "./collection-select.js";
 import { withQuery } from "./fetch-list.js";
 
 /** The Entity Info claims entity_claims selects from (specs/001 Entity Info object). */
@@ -50,10 +50,10 @@ function available(b: Basis, id: string, claim: string): boolean {
 }
 
 /** Judges one entity_claims walk: each named claim present where available, nothing else optional. */
-function judgeEntityClaims(t: Tally, b: Basis, names: readonly string[], w: CollWalk): boolean {
+function judgeEntityClaims(t: Tally, b: Basis, names: readonly string[], xs: readonly SeenEntity[]): boolean {
   let ok = true;
   const asked = `entity_claims ${names.join(" ")}`;
-  for (const x of entitiesOf(w)) {
+  for (const x of xs) {
     const extra = Object.keys(x.e).filter((k) => k !== "entity_id" && !names.includes(k));
     ok =
       t.see(
@@ -99,16 +99,25 @@ export const collectionClaimsChecks = [
     async run(c) {
       const b = await collectionBasis(c);
       const unread: string[] = [];
-      const s = await singles(c, b, "entity_claims", ENTITY_CLAIMS, unread);
+      // Each answer judged page by page as it is walked, none held (collection-select walkJudged).
+      const t = new Tally(c);
+      const judge =
+        (names: readonly string[]): PageJudge =>
+        (xs) =>
+          judgeEntityClaims(t, b, names, xs);
+      const s = await singles(c, b, "entity_claims", ENTITY_CLAIMS, unread, judge);
       if (s === undefined) return c.skip("entity_claims is refused as unsupported_parameter", "not-offered");
-      const walks = [...s.walks];
-      for (const names of combinations(s.supported)) {
-        const r = await select(c, b, "entity_claims", names);
-        if (r.kind === "walk") walks.push({ names, w: r.w });
-        else unread.push(r.kind === "unread" ? r.why : `entity_claims ${names.join(" ")}: ${r.kind}`);
+      // Every combination in a small collection; in a large one, as many as the page budget
+      // allows, all the claims together first, then the pairs, then the triples.
+      const combos = combinations(s.supported).sort((x, y) =>
+        x.length === s.supported.length ? -1 : y.length === s.supported.length ? 1 : x.length - y.length,
+      );
+      const take = runsWithin(c, b, combos.length, ENTITY_CLAIMS.length, "combinations of entity_claims");
+      for (const names of combos.slice(0, take)) {
+        const r = await select(c, b, "entity_claims", names, judge(names));
+        if (r.kind !== "walk")
+          unread.push(r.kind === "unread" ? r.why : `entity_claims ${names.join(" ")}: ${r.kind}`);
       }
-      const t = new Tally();
-      for (const { names, w } of walks) judgeEntityClaims(t, b, names, w);
       t.decide(c, "FED-COLL-ENTITY-CLAIMS-INCLUDE", "Entity Info objects with a named claim available");
       t.decide(c, "FED-COLL-ENTITY-CLAIMS-EXCLUDE", "Entity Info objects");
       partlyPublished(c, b.sweep, ["FED-COLL-ENTITY-CLAIMS-INCLUDE"]);

@@ -7,7 +7,7 @@ import {
   type Ctx,
   type EntityConfiguration,
 } from "../client.js";
-import { TAG } from "../observers.js";
+import { getList, listJson } from "./fetch-list.js";
 import { decodeStatement, isObject, keysOf, LEEWAY, now, verifyWith, type Json } from "../statements.js";
 
 /** How many authority_hints levels a "below the anchor" search climbs, and hints it follows per entity. */
@@ -27,7 +27,7 @@ export type OwnConfiguration =
  */
 export class Federation {
   private readonly ecs = new Map<string, Promise<OwnConfiguration>>();
-  private readonly lists = new Map<string, Promise<readonly string[] | undefined>>();
+  private readonly lists = new Map<string, Promise<ReadonlySet<string> | undefined>>();
   private readonly belowMemo = new Map<string, boolean>();
   private readonly budget: number;
   /**
@@ -117,22 +117,32 @@ export class Federation {
   }
 
   /** The Immediate Subordinates the base list of `superior` names (its own Entity Configuration's endpoint). */
-  listOf(superior: string): Promise<readonly string[] | undefined> {
+  listOf(superior: string): Promise<ReadonlySet<string> | undefined> {
     let p = this.lists.get(superior);
     if (!p) this.lists.set(superior, (p = this.readList(superior)));
     return p;
   }
 
-  private async readList(superior: string): Promise<readonly string[] | undefined> {
+  /**
+   * The base list as a set (a superior of 100,000 entities is asked about each entity judged),
+   * read within the list bounds of suites.federation.walk.maxEntries as the list checks read it
+   * (fetch-list.ts getList, listJson): a list past them is not known, never a finding here.
+   */
+  private async readList(superior: string): Promise<ReadonlySet<string> | undefined> {
     const own = await this.configuration(superior);
     if (!own.ok) return undefined;
     const fe = own.metadata.federation_entity;
     const url = isObject(fe) ? fe.federation_list_endpoint : undefined;
     if (typeof url !== "string" || !/^https?:\/\//.test(url)) return undefined;
-    const res = await this.c.http.get(url, { label: `base list of ${superior}`, tags: [TAG.list] });
-    const list = res.json;
+    const res = await getList(this.c, url, { label: `base list of ${superior}` });
+    if ("over" in res) {
+      this.exhausted = true;
+      this.unknownWhy = `the base list of ${quote(superior, 80)} was not read: ${res.over}`;
+      return undefined;
+    }
+    const list = listJson(this.c, res).json;
     if (res.status === 200 && Array.isArray(list) && list.every((x) => typeof x === "string"))
-      return list as string[];
+      return new Set(list as string[]);
     // Not a list (FED-LIST-OK): who lies below is not known through it.
     this.exhausted = true;
     this.unknownWhy = `the base list of ${quote(superior, 80)} is not a list: see FED-LIST-OK`;
@@ -153,7 +163,7 @@ export class Federation {
     const known = this.belowMemo.get(key);
     if (known !== undefined) return known;
     if (id === anchor || depth > MAX_DEPTH || path.has(id)) return false;
-    let found = (await this.listOf(anchor))?.includes(id) ?? false;
+    let found = (await this.listOf(anchor))?.has(id) ?? false;
     if (!found) {
       const own = await this.configuration(id);
       const hints = own.ok ? own.ec.payload.authority_hints : undefined;
@@ -164,7 +174,7 @@ export class Federation {
         : [];
       const next = new Set(path).add(id);
       for (const s of superiors) {
-        if ((await this.listOf(s))?.includes(id) && (await this.below(s, anchor, depth + 1, next))) {
+        if ((await this.listOf(s))?.has(id) && (await this.below(s, anchor, depth + 1, next))) {
           found = true;
           break;
         }

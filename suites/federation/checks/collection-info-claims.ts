@@ -5,24 +5,22 @@ import { rethrowControl } from "../../../src/engine/property.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { FederationProfile } from "../profile.js";
 import type { Json } from "../statements.js";
-import type { CollWalk } from "./collection.js";
 import {
-  changedSince,
   collectionBasis,
   COPIED_CLAIMS,
   DISPLAY_FALLBACK,
-  entitiesOf,
   few,
   hasClaim,
   infosOf,
   partlyPublished,
+  runsWithin,
   splitKey,
   Tally,
   UI_CLAIMS,
   type Basis,
   type SeenEntity,
 } from "./collection-published.js";
-import { entityProblem, select, singles } from "./collection-select.js";
+import { entityProblem, select, singles, type PageJudge } from "./collection-select.js";
 
 /** The Entity Type Infos to judge of one entity: those it carries, and those its default answer carried. */
 function typeInfos(b: Basis, x: SeenEntity, changed: boolean): [string, Json][] {
@@ -33,11 +31,16 @@ function typeInfos(b: Basis, x: SeenEntity, changed: boolean): [string, Json][] 
 }
 
 /** Judges one info_claims walk: each named claim the metadata has, present; no other claim. */
-function judgeInfoClaims(t: Tally, b: Basis, names: readonly string[], w: CollWalk): boolean {
+function judgeInfoClaims(
+  t: Tally,
+  b: Basis,
+  names: readonly string[],
+  xs: readonly SeenEntity[],
+  changed: boolean,
+): boolean {
   let ok = true;
   const asked = `info_claims ${names.join(" ")}`;
-  const changed = changedSince(b.base, w);
-  for (const x of entitiesOf(w)) {
+  for (const x of xs) {
     const pub = b.sweep.byId.get(x.id);
     for (const [type, info] of typeInfos(b, x, changed)) {
       const extra = Object.keys(info).filter((k) => !names.includes(splitKey(k).name));
@@ -91,8 +94,8 @@ const same = (a: unknown, b: unknown): boolean => {
  * display_name equals display_name or, when the type sets none, client_name or resource_name.
  * `presence`: the walk asked for display_name, so one with a source must be there.
  */
-function judgeMapping(t: Tally, b: Basis, w: CollWalk, presence: boolean): void {
-  for (const x of entitiesOf(w)) {
+function judgeMapping(t: Tally, b: Basis, xs: readonly SeenEntity[], presence: boolean): void {
+  for (const x of xs) {
     const pub = b.sweep.byId.get(x.id);
     if (pub === undefined) continue;
     for (const [type, info] of infosOf(x.e)) {
@@ -171,42 +174,60 @@ export const collectionInfoClaimsChecks = [
     timeoutMs: 180_000,
     async run(c) {
       const b = await collectionBasis(c);
-      const t = new Tally();
+      const t = new Tally(c);
       const unread: string[] = [];
-      const s = await singles(c, b, "info_claims", UI_CLAIMS, unread);
-      const walks = [...(s?.walks ?? [])];
+      // Each answer is judged page by page as it is walked: the named claims, and on the answers
+      // to each claim alone and to all of them, the mapping too (display_name when asked).
+      let display = 0;
+      const judge =
+        (mapping: boolean) =>
+        (names: readonly string[]): PageJudge => {
+          return (xs, changed) => {
+            // An answered walk that asked for display_name (a refused one is never judged).
+            if (mapping && names.includes("display_name")) display++;
+            const ok = judgeInfoClaims(t, b, names, xs, changed);
+            if (mapping) judgeMapping(t, b, xs, names.includes("display_name"));
+            return ok;
+          };
+        };
+      const s = await singles(c, b, "info_claims", UI_CLAIMS, unread, judge(true));
       if (s === undefined)
         for (const id of ["FED-COLL-INFO-CLAIMS-INCLUDE", "FED-COLL-INFO-CLAIMS-EXCLUDE"])
           c.skipOnly(id, "info_claims is refused as unsupported_parameter", "not-offered");
       else if (s.supported.length >= 2) {
-        const all = await select(c, b, "info_claims", s.supported);
-        if (all.kind === "walk") walks.push({ names: s.supported, w: all.w });
-        else
+        const all = await select(c, b, "info_claims", s.supported, judge(true)(s.supported));
+        if (all.kind !== "walk")
           unread.push(all.kind === "unread" ? all.why : `info_claims ${s.supported.join(" ")}: ${all.kind}`);
         const out = await fc.check(
           fc.asyncProperty(fc.subarray(s.supported, { minLength: 1 }), async (names) => {
-            const r = await select(c, b, "info_claims", names);
+            const r = await select(c, b, "info_claims", names, judge(false)(names));
             if (r.kind !== "walk") {
               unread.push(r.kind === "unread" ? r.why : `info_claims ${names.join(" ")}: ${r.kind}`);
               return true;
             }
-            return judgeInfoClaims(t, b, names, r.w);
+            return r.ok;
           }),
-          { seed: c.seed, numRuns: c.profile.walk.runs },
+          {
+            seed: c.seed,
+            numRuns: runsWithin(
+              c,
+              b,
+              c.profile.walk.runs,
+              UI_CLAIMS.length + 1,
+              "generated info_claims subsets",
+            ),
+          },
         );
         rethrowControl(out);
       }
-      for (const { names, w } of walks) judgeInfoClaims(t, b, names, w);
-      // The mapping, on the default answer and on every answer that asked for display_name.
-      const display = walks.filter(({ names }) => names.includes("display_name"));
+      // The mapping on the default answer (its entities kept: those compared with their metadata).
       judgeMapping(
         t,
         b,
-        b.base,
-        display.length === 0 &&
+        b.entities,
+        display === 0 &&
           b.entities.some((x) => [...infosOf(x.e).values()].some((i) => hasClaim(i, "display_name"))),
       );
-      for (const { names, w } of walks) judgeMapping(t, b, w, names.includes("display_name"));
       t.decide(
         c,
         "FED-COLL-INFO-CLAIMS-INCLUDE",

@@ -2,20 +2,19 @@ import fc from "fast-check";
 import { defineCheck } from "../../../src/engine/check.js";
 import { rethrowControl } from "../../../src/engine/property.js";
 import type { FederationProfile } from "../profile.js";
-import { walkCollection, type CollWalk } from "./collection.js";
-import { entityProblem } from "./collection-select.js";
+import { entityProblem, walkJudged } from "./collection-select.js";
 import {
-  changedSince,
   collectionBasis,
-  entitiesOf,
   few,
   infosOf,
   partlyPublished,
   rangeMatches,
   refusedAs,
+  runsWithin,
   splitKey,
   Tally,
   type Basis,
+  type SeenEntity,
 } from "./collection-published.js";
 
 const MATCH = "FED-COLL-LOCALE-MATCH";
@@ -68,12 +67,17 @@ function rangePool(b: Basis): { pool: string[]; focus: string[] } {
  * metadata: every tagged value returned matches a range; every published or default-answer
  * variant a range matches is returned; every untagged value stays.
  */
-function judgeLocale(t: Tally, b: Basis, ranges: readonly string[], w: CollWalk): boolean {
+function judgeLocale(
+  t: Tally,
+  b: Basis,
+  ranges: readonly string[],
+  xs: readonly SeenEntity[],
+  changed: boolean,
+): boolean {
   let ok = true;
   const asked = `locale ${ranges.join(" ")}`;
   const matched = (tag: string): boolean => ranges.some((r) => rangeMatches(r, tag));
-  const changed = changedSince(b.base, w);
-  for (const x of entitiesOf(w)) {
+  for (const x of xs) {
     const own = infosOf(x.e);
     const ref = changed ? new Map() : infosOf(b.byId.get(x.id)?.e ?? {});
     const pub = b.sweep.byId.get(x.id);
@@ -179,7 +183,7 @@ export const collectionLocaleChecks = [
     timeoutMs: 180_000,
     async run(c) {
       const b = await collectionBasis(c);
-      const t = new Tally();
+      const t = new Tally(c);
       judgeAll(t, b);
       const { pool, focus } = rangePool(b);
       // Refused on the first request: locale is not offered. A refusal after answers were judged
@@ -189,10 +193,14 @@ export const collectionLocaleChecks = [
       const unread: string[] = [];
       const once = async (ranges: readonly string[]): Promise<boolean> => {
         if (refused) return true;
-        const w = await walkCollection(c, b.url, undefined, `collection, locale ${ranges.join(" ")}`, [
-          ...b.ta,
-          ...ranges.map((r) => ["locale", r] as const),
-        ]);
+        // Judged page by page as walked (none held); a refused first request has no page to judge.
+        const { w, ok } = await walkJudged(
+          c,
+          b,
+          `collection, locale ${ranges.join(" ")}`,
+          ranges.map((r) => ["locale", r] as const),
+          (xs, changed) => judgeLocale(t, b, ranges, xs, changed),
+        );
         if (
           asked++ === 0 &&
           w.pages[0]!.shape !== undefined &&
@@ -205,10 +213,18 @@ export const collectionLocaleChecks = [
           unread.push(`locale ${ranges.join(" ")}: ${w.stopped}`);
           return true;
         }
-        return judgeLocale(t, b, ranges, w);
+        return ok;
       };
       // The subtag borders first (a parent range, a look-alike that continues a tag without "-").
-      for (const r of focus.slice(0, c.profile.walk.runs)) await once([r]);
+      // In a large collection, as many as the page budget allows (collection-published runsWithin).
+      const borders = runsWithin(
+        c,
+        b,
+        Math.min(focus.length, c.profile.walk.runs),
+        0,
+        "subtag border ranges asked alone",
+      );
+      for (const r of focus.slice(0, borders)) await once([r]);
       const casing = (r: string, k: number): string =>
         k === 1 ? r.toLowerCase() : k === 2 ? r.toUpperCase() : r;
       const ranges = fc
@@ -220,7 +236,7 @@ export const collectionLocaleChecks = [
         .map((xs) => xs.map(([r, k]) => casing(r, k)));
       const out = await fc.check(fc.asyncProperty(ranges, once), {
         seed: c.seed,
-        numRuns: c.profile.walk.runs,
+        numRuns: runsWithin(c, b, c.profile.walk.runs, borders, "generated locale lists"),
       });
       rethrowControl(out);
       t.decide(c, ALL, "Entity Type Infos with published language variants");

@@ -4,6 +4,7 @@ import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import { Fed, readEntityConfiguration, STATEMENT_TYPE, wellKnownUrl, type Ctx } from "../client.js";
 import { decodeStatement, isObject, LEEWAY, now, verifyWith, type Json } from "../statements.js";
+import { PROPERTY_PAGES } from "../walk.js";
 import { collectingAnchor, walkCollection, type CollPage, type CollWalk } from "./collection.js";
 
 /** The informational claims specs/001 names for an Entity Type Info (Entity Type Info object; Mapping). */
@@ -204,8 +205,14 @@ export interface Basis {
   readonly url: string;
   /** trust_anchor, when the target collects under another anchor than itself. */
   readonly ta: readonly (readonly [string, string])[];
-  /** The walk without parameters (the responder's default answer). */
+  /**
+   * The walk without parameters (the responder's default answer): its ids all, its entities whole
+   * only for the first walk.fetchMax (those whose Entity Configurations are read).
+   */
   readonly base: CollWalk;
+  /** The last_updated values of the default answer's pages (JSON), to tell a page of changed data. */
+  readonly baseStamps: ReadonlySet<string>;
+  /** The Entity Info objects kept of the default answer (the first walk.fetchMax). */
   readonly entities: readonly SeenEntity[];
   readonly byId: ReadonlyMap<string, SeenEntity>;
   readonly sweep: PublishedSweep;
@@ -246,30 +253,54 @@ export async function collectionTarget(c: Ctx): Promise<CollectionTarget> {
  */
 export async function collectionBasis(c: Ctx): Promise<Basis> {
   const t = await collectionTarget(c);
-  const base = await walkCollection(c, t.url, undefined, "collection", t.ta);
+  // The entities compared with their own Entity Configurations are the first walk.fetchMax: only
+  // those are kept whole (a collection of 100,000 is not held); past them partlyPublished says so.
+  const base = await walkCollection(c, t.url, undefined, "collection", t.ta, {
+    keep: c.profile.walk.fetchMax,
+  });
   if (base.stopped !== undefined)
     c.skip(
       `the collection walk without parameters did not end (${base.stopped}): see FED-COLL-OK`,
       "dependency",
     );
+  if (base.ids.length === 0) c.skip("the collection lists no entity: no Entity Info to judge", "other");
   const entities = entitiesOf(base);
-  if (entities.length === 0) c.skip("the collection lists no entity: no Entity Info to judge", "other");
-  const sweep = await readPublished(
-    c,
-    entities.map((x) => x.id),
-    t.issuers,
+  const sweep = await readPublished(c, base.ids, t.issuers);
+  const baseStamps = new Set(
+    base.pages.filter((p) => p.shape === undefined).map((p) => JSON.stringify(p.lastUpdated ?? null)),
   );
-  return { url: t.url, ta: t.ta, base, entities, byId: new Map(entities.map((x) => [x.id, x])), sweep };
+  return {
+    url: t.url,
+    ta: t.ta,
+    base,
+    baseStamps,
+    entities,
+    byId: new Map(entities.map((x) => [x.id, x])),
+    sweep,
+  };
 }
 
-/** The data changed during or since the reference walk (last_updated moved): comparisons are void. */
-export function changedSince(base: CollWalk, w: CollWalk): boolean {
-  const stamps = new Set(
-    [...base.pages, ...w.pages]
-      .filter((p) => p.shape === undefined)
-      .map((p) => JSON.stringify(p.lastUpdated ?? null)),
-  );
-  return stamps.size > 1;
+/**
+ * The data changed during or since the reference walk (last_updated moved) by the time `page`
+ * was read: its comparisons with the default answer are void.
+ */
+export function changedAt(b: Basis, page: CollPage): boolean {
+  return b.baseStamps.size > 1 || !b.baseStamps.has(JSON.stringify(page.lastUpdated ?? null));
+}
+
+/**
+ * The walks with parameters a check may make in its page budget (walk.ts PROPERTY_PAGES) when each
+ * takes about as many pages as the default answer, beside `fixed` walks it makes anyway: at
+ * least one, at most `asked`. A note says when fewer than asked.
+ */
+export function runsWithin(c: Ctx, b: Basis, asked: number, fixed: number, what: string): number {
+  const pages = Math.max(1, b.base.pages.length);
+  const runs = Math.max(1, Math.min(asked, Math.floor(PROPERTY_PAGES / pages) - fixed));
+  if (runs < asked)
+    c.note(
+      `the collection takes ${pages} pages a walk: ${runs} ${what} of ${asked}, so that the walks stay near ${PROPERTY_PAGES} pages`,
+    );
+  return runs;
 }
 
 /**
@@ -277,6 +308,9 @@ export function changedSince(base: CollWalk, w: CollWalk): boolean {
  * finding of the smallest request (`size`, e.g. the number of claims asked) that shows it.
  */
 export class Tally {
+  /** With `c`, the page a first finding cites is kept in the report when its walk frees the others. */
+  constructor(private readonly c?: Ctx) {}
+
   private readonly judged = new Map<string, number>();
   private readonly bad = new Map<string, number>();
   private readonly first = new Map<string, { d: Details; size: number; source?: HttpResponse }>();
@@ -291,8 +325,10 @@ export class Tally {
     if (problem === undefined) return true;
     this.bad.set(id, (this.bad.get(id) ?? 0) + 1);
     const had = this.first.get(id);
-    if (had === undefined || size < had.size)
+    if (had === undefined || size < had.size) {
       this.first.set(id, { d: problem, size, ...(source ? { source } : {}) });
+      if (problem.res !== undefined) this.c?.http.keepEvidence(problem.res.exchangeId);
+    }
     return false;
   }
 

@@ -8,7 +8,7 @@ import { Fed, readEntityConfiguration, STATEMENT_TYPE, wellKnownUrl, type Ctx } 
 import { TAG } from "../observers.js";
 import { isObject, type Json } from "../statements.js";
 import { withQuery } from "./fetch-list.js";
-import { noteWalked, releaseWalk, withoutBody } from "../walk.js";
+import { noteWalked, PROPERTY_PAGES, releaseWalk, smallestLimit, Tally, withoutBody } from "../walk.js";
 
 export interface CollPage {
   readonly res: HttpResponse;
@@ -54,6 +54,17 @@ export function readCollPage(res: HttpResponse): CollPage {
   };
 }
 
+/** How a collection walk treats the entities of its pages (a large collection is never held whole). */
+export interface CollWalkOptions {
+  /**
+   * Called with each page as read (its entities whole, its answer with its body) before the walk
+   * drops what it does not keep: a check judging every entity judges page by page.
+   */
+  readonly onPage?: (page: CollPage, index: number) => void | Promise<void>;
+  /** How many entities the walk keeps whole, the first ones (default all); ids are always kept. */
+  readonly keep?: number;
+}
+
 /**
  * Walks the collection next→from within the profile's bounds; a cursor seen before stops it.
  * `params` are sent on every page (trust_anchor, filters, claims, locale): they must be valid
@@ -66,10 +77,13 @@ export async function walkCollection(
   limit: number | undefined,
   label: string,
   params: readonly (readonly [string, string])[] = [],
+  o: CollWalkOptions = {},
 ): Promise<CollWalk> {
   const pages: CollPage[] = [];
   const ids: string[] = [];
   const seen = new Set<string>();
+  // Entities kept whole across the walk (`o.keep`); the others are judged by `o.onPage` and dropped.
+  let room = o.keep ?? Infinity;
   const upper = c.profile.limits.collection;
   let from: string | undefined;
   // As the extended list's walk (walk.ts): the pages after the first keep no body, and the
@@ -91,7 +105,11 @@ export async function walkCollection(
       tags: [TAG.collection, TAG.collectionValid],
       ...(pages.length > 0 ? { evidence: "if-cited" as const } : {}),
     });
-    const read = readCollPage(res);
+    const whole = readCollPage(res);
+    if (o.onPage !== undefined && whole.shape === undefined) await o.onPage(whole, pages.length);
+    const kept = whole.entities.length <= room ? whole.entities : whole.entities.slice(0, Math.max(0, room));
+    room -= kept.length;
+    const read = kept === whole.entities ? whole : { ...whole, entities: kept };
     const page = pages.length === 0 ? read : { ...read, res: withoutBody(res) };
     pages.push(page);
     if (
@@ -181,8 +199,42 @@ export const collectionChecks = [
       await f.trusted();
       const url = await f.endpoint("federation_collection_endpoint");
       const { params: ta } = await collectingAnchor(c, f);
-      const ref = await walkCollection(c, url, undefined, "collection", ta);
-      const all: CollWalk[] = [ref];
+      // Every page of every walk is judged as read on its own rules (the upper limit, entity_id,
+      // last_updated), one tally each as c.each would decide; the walks are then freed.
+      const upper = c.profile.limits.collection;
+      const pageRules = {
+        upper: new Tally(c, "FED-COLL-LIMIT", "page"),
+        id: new Tally(c, "FED-COLL-ENTITY-ID", "page"),
+        stamp: new Tally(c, "FED-COLL-LAST-UPDATED", "page"),
+      };
+      const judgePages = (w: CollWalk): void => {
+        for (const p of w.pages) {
+          if (p.shape !== undefined) continue;
+          if (upper !== undefined)
+            pageRules.upper.add(
+              p.ids.length > upper
+                ? { expected: `at most ${upper} entities a page`, actual: `${p.ids.length}`, res: p.res }
+                : undefined,
+            );
+          pageRules.id.add(
+            p.badEntity
+              ? {
+                  expected: "entity_id on every Entity Info",
+                  actual: p.badEntity,
+                  res: p.res,
+                  kind: "missing",
+                }
+              : undefined,
+          );
+          pageRules.stamp.add(
+            p.lastUpdated === undefined
+              ? { expected: "last_updated", actual: "(absent)", res: p.res, kind: "missing" }
+              : undefined,
+          );
+        }
+      };
+      const ref = await walkCollection(c, url, undefined, "collection", ta, { keep: 0 });
+      judgePages(ref);
       c.require("FED-COLL-OK", ref.pages[0]!.shape === undefined, {
         expected: "200 application/json with entities, an array of objects",
         actual: ref.pages[0]!.shape ?? "",
@@ -240,27 +292,37 @@ export const collectionChecks = [
             `an entity_type no entity has listed ${e.ids.length} entities: the empty answer was not seen`,
           );
       }
-      const ids = [...new Set(ref.ids)];
+      const known = new Set(ref.ids);
+      const n = known.size;
+      const refPages = ref.pages.length;
+      releaseWalk(c, ref);
       const problems = new Map<string, { limit: number; text: string; res?: HttpResponse }>();
       const note = (id: string, limit: number, text: string, res?: HttpResponse): void => {
         const had = problems.get(id);
         if (had === undefined || limit < had.limit)
           problems.set(id, { limit, text, ...(res ? { res } : {}) });
       };
-      if (ref.stopped === undefined && ids.length > 0) {
+      if (ref.stopped === undefined && n > 0) {
         const bounded = new Set<number>();
+        let walkPages = refPages;
         const walkWith = async (limit: number): Promise<boolean> => {
-          const w = await walkCollection(c, url, limit, `collection, limit ${limit}`, ta);
-          all.push(w);
+          const w = await walkCollection(c, url, limit, `collection, limit ${limit}`, ta, { keep: 0 });
+          judgePages(w);
+          walkPages = Math.max(walkPages, w.pages.length);
           const stamps = new Set(w.pages.map((p) => JSON.stringify(p.lastUpdated ?? null)));
-          if (stamps.size > 1) return true; // the data changed between pages: nothing to judge
+          // The data changed between pages: nothing to judge.
+          if (stamps.size > 1) {
+            releaseWalk(c, w);
+            return true;
+          }
           // The harness's own page bound stops a correct walk whose limit needs more pages.
           if (
             w.stopped !== undefined &&
             /walk\.maxPages/.test(w.stopped) &&
-            Math.ceil(ids.length / limit) >= c.profile.walk.maxPages
+            Math.ceil(n / limit) >= c.profile.walk.maxPages
           ) {
             bounded.add(limit);
+            releaseWalk(c, w);
             return true;
           }
           const before = problems.size;
@@ -278,25 +340,53 @@ export const collectionChecks = [
               limit,
               w.stopped,
             );
-          const twice = w.ids.find((x, i) => w.ids.indexOf(x) !== i);
+          // Linear in the walk: a Set of what it listed, not a search of the list per entity.
+          const listed = new Set<string>();
+          let twice: string | undefined;
+          for (const x of w.ids) {
+            if (listed.has(x)) twice ??= x;
+            else listed.add(x);
+          }
           if (twice !== undefined) note("FED-COLL-WALK-ONCE", limit, `${twice} listed twice`);
-          const missing = ids.filter((x) => !w.ids.includes(x));
-          if (missing.length > 0 && w.stopped === undefined)
+          let missing = 0;
+          let firstMissing: string | undefined;
+          for (const x of known)
+            if (!listed.has(x)) {
+              missing++;
+              firstMissing ??= x;
+            }
+          if (missing > 0 && w.stopped === undefined)
             note(
               "FED-COLL-NEXT-REQUIRED",
               limit,
-              `${missing.length} of ${ids.length} never reached (the first ${missing[0]})`,
+              `${missing} of ${n} never reached (the first ${firstMissing})`,
               w.pages[w.pages.length - 1]?.res,
             );
           // Judged: the pages it cites were kept as evidence by the walk; the others are freed.
           releaseWalk(c, w);
           return problems.size === before;
         };
-        for (const limit of [1, 2]) await walkWith(limit);
-        const out = await fc.check(fc.asyncProperty(fc.integer({ min: 1, max: ids.length + 1 }), walkWith), {
-          seed: c.seed,
-          numRuns: c.profile.walk.runs,
-        });
+        // Generated limits keep every walk within the check's page budget: in a large collection
+        // the smallest is n / (pages a walk may take), not 1 (walk.ts smallestLimit); a small one
+        // keeps limits 1 and 2 first.
+        const asked = c.profile.walk.runs;
+        const lo = smallestLimit(c, n, asked + 2);
+        if (lo > 1)
+          c.note(
+            `${n} entities: limits start at ${lo}, so that ${asked + 2} walks stay within ${PROPERTY_PAGES} pages and suites.federation.walk.maxPages`,
+          );
+        for (const limit of [lo, lo + 1]) await walkWith(limit);
+        // A target's own page size may hold a walk above those pages whatever the limit (100,000
+        // entities at 100 a page: 1,000 pages a walk): then fewer generated limits keep the budget.
+        const runs = Math.max(1, Math.min(asked, Math.floor(PROPERTY_PAGES / Math.max(1, walkPages)) - 2));
+        if (runs < asked)
+          c.note(
+            `a walk took ${walkPages} pages: ${runs} generated limits of ${asked} (suites.federation.walk.runs), within ${PROPERTY_PAGES} pages`,
+          );
+        const out = await fc.check(
+          fc.asyncProperty(fc.integer({ min: lo, max: Math.max(lo, n + 1) }), walkWith),
+          { seed: c.seed, numRuns: runs },
+        );
         rethrowControl(out);
         if (bounded.size > 0)
           for (const id of ["FED-COLL-NEXT-REQUIRED", "FED-COLL-WALK-ONCE"])
@@ -320,29 +410,12 @@ export const collectionChecks = [
         for (const id of ["FED-COLL-LIMIT", "FED-COLL-NEXT-REQUIRED", "FED-COLL-WALK-ONCE"])
           c.skipOnly(
             id,
-            ids.length === 0
-              ? "the collection is empty: nothing to page"
-              : "the walk without limit did not end",
-            ids.length === 0 ? "other" : "dependency",
+            n === 0 ? "the collection is empty: nothing to page" : "the walk without limit did not end",
+            n === 0 ? "other" : "dependency",
           );
-      const upper = c.profile.limits.collection;
-      const pages = all.flatMap((w) => w.pages.filter((p) => p.shape === undefined));
-      if (upper !== undefined)
-        await c.each("FED-COLL-LIMIT", pages, "page", (p) =>
-          p.ids.length > upper
-            ? { expected: `at most ${upper} entities a page`, actual: `${p.ids.length}`, res: p.res }
-            : undefined,
-        );
-      await c.each("FED-COLL-ENTITY-ID", pages, "page", (p) =>
-        p.badEntity
-          ? { expected: "entity_id on every Entity Info", actual: p.badEntity, res: p.res, kind: "missing" }
-          : undefined,
-      );
-      await c.each("FED-COLL-LAST-UPDATED", pages, "page", (p) =>
-        p.lastUpdated === undefined
-          ? { expected: "last_updated", actual: "(absent)", res: p.res, kind: "missing" }
-          : undefined,
-      );
+      if (upper !== undefined) pageRules.upper.decide();
+      pageRules.id.decide();
+      pageRules.stamp.decide();
     },
   }),
   defineCheck<FederationProfile>({
