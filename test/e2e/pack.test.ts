@@ -64,6 +64,8 @@ describe("as a dependency: npm pack, installed into an empty project", () => {
         "suites/vci/suite.ts",
         "targets/scim/index.ts",
         "mocks/wallet/browser.ts",
+        "mocks/federation/index.ts",
+        "targets/federation/index.ts",
         "profiles/demo/vci.yaml",
         "profiles/examples/template.yaml",
         "test/fixture/suite.ts",
@@ -95,7 +97,7 @@ describe("as a dependency: npm pack, installed into an empty project", () => {
       const r = JSON.parse(
         readFileSync(join(vendor, "reports", runs[0]!, "results.json"), "utf8"),
       ) as Results;
-      expect(r.run.suites.map((s) => s.name).sort()).toEqual(["commands", "scim", "vci"]);
+      expect(r.run.suites.map((s) => s.name).sort()).toEqual(["commands", "federation", "scim", "vci"]);
       expect(r.summary.fail + r.summary.error).toBe(0);
 
       // The vendor's own profile, outside the package, against a target it runs.
