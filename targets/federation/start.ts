@@ -10,7 +10,7 @@ import { json } from "./http/reply.js";
 import { KeyRing } from "./keys.js";
 import { LIMITS } from "./limits.js";
 import { buildFederation } from "./model/fixture.js";
-import { makeCertificate } from "./tls.js";
+import { makeCertificate } from "../shared/tls.js";
 
 export interface StartFederationOptions {
   readonly faults: readonly string[];
@@ -33,7 +33,7 @@ export async function startFederationTarget(opts: StartFederationOptions): Promi
   if (!Number.isInteger(members) || members < 0 || members > LIMITS.maxGeneratedMembers) {
     throw new Error(`members must be an integer from 0 to ${LIMITS.maxGeneratedMembers}`);
   }
-  const certificate = await makeCertificate();
+  const certificate = await makeCertificate("federation");
   const hookToken = randomBytes(32).toString("base64url");
   // The entities' identifiers hold the port, known once the server listens: until the
   // federation is built on it, the server answers 503 (nobody knows the port yet anyway).

@@ -7,7 +7,7 @@ import { faultSet } from "./faults.js";
 import { generateIssuerKeys } from "./keys.js";
 import { HOOK_PATH } from "./offer/hook-route.js";
 import { randomId } from "./random.js";
-import { makeCertificate } from "./tls.js";
+import { makeCertificate } from "../shared/tls.js";
 
 /** The demo End-User's user name (the password is random per start). */
 export const DEMO_USER = "erika";
@@ -28,7 +28,7 @@ export interface StartVciOptions {
 export async function startVciTarget(opts: StartVciOptions): Promise<RunningTarget> {
   const faults = faultSet(opts.faults);
   const keys = await generateIssuerKeys();
-  const certificate = await makeCertificate();
+  const certificate = await makeCertificate("vci");
   // Stryker disable next-line StringLiteral: equivalent: set to the server URL below before the server can answer any request
   let origin = "";
   const ctx: VciContext = {

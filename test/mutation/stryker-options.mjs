@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * Files of a reference target that hold no protocol logic: the fault catalog (data), the
- * module that only re-exports it with `start`, and the TLS certificate maker.
+ * Files of a reference target that hold no protocol logic: the fault catalog (data) and the
+ * module that only re-exports it with `start`. (The TLS certificate maker of the HTTPS targets
+ * is in targets/shared/, which is no target: it has no index.ts.)
  */
-export const NOT_PROTOCOL = ["faults.ts", "index.ts", "tls.ts"];
+export const NOT_PROTOCOL = ["faults.ts", "index.ts"];
 
 /** The suites whose reference target can be mutated: every `targets/<s>/` with a start module. */
 export function mutableSuites() {

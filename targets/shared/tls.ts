@@ -15,10 +15,11 @@ export interface TargetCertificate {
 
 /**
  * A fresh self-signed P-256 certificate for 127.0.0.1 (SAN IP:127.0.0.1, DNS:localhost),
- * valid for a day, written to a new temporary directory (specs/000 Authentication 5: TLS
- * with certificate validation; clients trust exactly this certificate).
+ * valid for a day, written to a new temporary directory named after `target`. For the reference
+ * targets that serve HTTPS only (credential issuance, specs/000 Authentication 5; federation,
+ * specs/001 Rules 1): clients trust exactly this certificate.
  */
-export async function makeCertificate(): Promise<TargetCertificate> {
+export async function makeCertificate(target: string): Promise<TargetCertificate> {
   const now = new Date();
   const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
     keyType: "ec",
@@ -39,7 +40,7 @@ export async function makeCertificate(): Promise<TargetCertificate> {
       },
     ],
   });
-  const dir = await mkdtemp(join(tmpdir(), "idconform-vci-"));
+  const dir = await mkdtemp(join(tmpdir(), `idconform-${target}-`));
   const caFile = join(dir, "ca.pem");
   await writeFile(caFile, pems.cert, { mode: 0o600 });
   return {
