@@ -2,7 +2,7 @@ import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
-import { Fed, typeIs } from "../client.js";
+import { Fed, typeIs, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
 import { decodeStatement, isObject, LEEWAY, now, verifyWith, type Json } from "../statements.js";
 import { baseList, withQuery } from "./fetch-list.js";
@@ -39,26 +39,45 @@ interface Statement {
   readonly events: readonly Json[];
 }
 
+/** The rules judged on the events statement of each listed subordinate. */
+const PER_SUBORDINATE = [
+  "FED-EVT-OK",
+  "FED-EVT-TYP",
+  "FED-EVT-SIGNATURE",
+  "FED-EVT-ISS-SUB",
+  "FED-EVT-IAT",
+  "FED-EVT-EVENTS",
+  "FED-EVT-EVENT-MEMBERS",
+  "FED-EVT-EVENT-KNOWN",
+  "FED-EVT-REGISTRATION-ALONE",
+] as const;
+
+/** FED-EVT-ERROR-JSON on every answer that is not a 200 (none: nothing to judge). */
+async function judgeErrors(c: Ctx, answers: readonly HttpResponse[]): Promise<void> {
+  const errors = answers.filter((r) => r.status !== 200);
+  if (errors.length === 0) {
+    c.skipOnly("FED-EVT-ERROR-JSON", "no error answer to judge", "other");
+    return;
+  }
+  await c.each("FED-EVT-ERROR-JSON", errors, "error answer", (r) =>
+    typeIs(r, "application/json") && isObject(r.json)
+      ? undefined
+      : {
+          expected: "application/json with a JSON object",
+          actual: `${r.status} ${r.header("content-type") ?? "(no Content-Type)"}`,
+          res: r,
+          kind: "malformed",
+        },
+  );
+}
+
 /** specs/001 Endpoints: Subordinate events; Resources: Subordinate events statement; Events. */
 const statementChecks = [
   defineCheck<FederationProfile>({
     id: "federation.events",
     title:
       "the events endpoint answers each subordinate with an entity-events-statement+jwt signed by a key of the Entity Configuration, iss the target, sub as asked, whose events have iat and a known type, registration never with an update at its time; an unknown sub is a JSON 4xx",
-    requirements: [
-      "FED-EVT-OK",
-      "FED-EVT-TYP",
-      "FED-EVT-SIGNATURE",
-      "FED-EVT-ISS-SUB",
-      "FED-EVT-IAT",
-      "FED-EVT-EVENTS",
-      "FED-EVT-EVENT-MEMBERS",
-      "FED-EVT-EVENT-KNOWN",
-      "FED-EVT-REGISTRATION-ALONE",
-      "FED-EVT-INFO-URI-HTTPS",
-      "FED-EVT-ERROR-JSON",
-      "FED-EVT-UNKNOWN-SUB",
-    ],
+    requirements: [...PER_SUBORDINATE, "FED-EVT-INFO-URI-HTTPS", "FED-EVT-ERROR-JSON", "FED-EVT-UNKNOWN-SUB"],
     timeoutMs: 120_000,
     async run(c) {
       const f = new Fed(c);
@@ -81,45 +100,15 @@ const statementChecks = [
       // The unknown sub was judged without the list (and its error answer is judged here);
       // what needs the subordinates cannot be.
       if (listed === undefined) {
-        if (unknown.status !== 200)
-          c.check("FED-EVT-ERROR-JSON", typeIs(unknown, "application/json") && isObject(unknown.json), {
-            expected: "application/json with a JSON object",
-            actual: `${unknown.status} ${unknown.header("content-type") ?? "(no Content-Type)"}`,
-            res: unknown,
-            kind: "malformed",
-          });
-        else c.skipOnly("FED-EVT-ERROR-JSON", "no error answer to judge", "other");
-        for (const id of [
-          "FED-EVT-OK",
-          "FED-EVT-TYP",
-          "FED-EVT-SIGNATURE",
-          "FED-EVT-ISS-SUB",
-          "FED-EVT-IAT",
-          "FED-EVT-EVENTS",
-          "FED-EVT-EVENT-MEMBERS",
-          "FED-EVT-EVENT-KNOWN",
-          "FED-EVT-REGISTRATION-ALONE",
-          "FED-EVT-INFO-URI-HTTPS",
-        ])
+        await judgeErrors(c, [unknown]);
+        for (const id of [...PER_SUBORDINATE, "FED-EVT-INFO-URI-HTTPS"])
           c.skipOnly(id, "the base list is not a list: see FED-LIST-OK", "dependency");
         return;
       }
       const subs = listed.slice(0, c.profile.walk.fetchMax);
       const answers: { sub: string; res: HttpResponse }[] = [];
       for (const sub of subs) answers.push({ sub, res: await get(sub, `events of ${sub}`) });
-      const errors = [unknown, ...answers.map((a) => a.res)].filter((r) => r.status !== 200);
-      if (errors.length > 0)
-        await c.each("FED-EVT-ERROR-JSON", errors, "error answer", (r) =>
-          typeIs(r, "application/json") && isObject(r.json)
-            ? undefined
-            : {
-                expected: "application/json with a JSON object",
-                actual: `${r.status} ${r.header("content-type") ?? "(no Content-Type)"}`,
-                res: r,
-                kind: "malformed",
-              },
-        );
-      else c.skipOnly("FED-EVT-ERROR-JSON", "no error answer to judge", "other");
+      await judgeErrors(c, [unknown, ...answers.map((a) => a.res)]);
       const statements: Statement[] = [];
       await c.each("FED-EVT-OK", answers, "subordinate", ({ sub, res }): Details | undefined => {
         const d = decodeStatement(res.text);
@@ -257,16 +246,7 @@ const statementChecks = [
             : { expected: "an https URL", actual: `${quote(e.information_uri)} (sub ${s.sub})`, res: s.res },
         );
       if (listed.length > subs.length)
-        for (const id of [
-          "FED-EVT-OK",
-          "FED-EVT-TYP",
-          "FED-EVT-SIGNATURE",
-          "FED-EVT-ISS-SUB",
-          "FED-EVT-IAT",
-          "FED-EVT-EVENTS",
-          "FED-EVT-EVENT-MEMBERS",
-          "FED-EVT-REGISTRATION-ALONE",
-        ])
+        for (const id of PER_SUBORDINATE.filter((x) => x !== "FED-EVT-EVENT-KNOWN"))
           c.partly(
             id,
             `judged on the first ${subs.length} of ${listed.length} subordinates (suites.federation.walk.fetchMax)`,
