@@ -38,7 +38,8 @@ const EVENTS_DOC = `<!DOCTYPE html><html lang="en"><head><title>Federation event
  */
 export function createFederationApp(ctx: FedContext, hookToken: string): Hono {
   const cursors = new Cursors(ctx.cursorKey);
-  const snapshots = new Snapshots();
+  // The snapshot pager exists only while its fault is on (fault-pagers.ts is fault machinery).
+  const snapshots = ctx.faults.has("xl-snapshot-cursor") ? new Snapshots() : undefined;
   const auth = new ClientAuth(ctx);
   const hook = changeHook(ctx, hookToken);
 

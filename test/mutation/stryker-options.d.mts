@@ -1,6 +1,7 @@
 /** Types of stryker-options.mjs (plain JavaScript, read by scripts/mutation.mjs under plain node). */
 export const ROOT: string;
 export const NOT_PROTOCOL: readonly string[];
+export function isFaultModule(name: string): boolean;
 export function mutableSuites(): string[];
 export function protocolFiles(suite: string): string[];
 export interface MutationOptions {

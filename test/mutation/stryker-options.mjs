@@ -13,6 +13,14 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
  */
 export const NOT_PROTOCOL = ["faults.ts", "index.ts"];
 
+/**
+ * A fault module (`fault-<name>.ts`, in any folder of a target): code that runs only while a
+ * fault is on, such as a faulty pager. A mutation run has no faults on, so no mutant of it could
+ * ever be covered; it is fault machinery like the switches the ignorers leave out. That its
+ * exports are used only under a fault switch is checked (test/unit/mutation-config.test.ts).
+ */
+export const isFaultModule = (name) => /^fault-[a-z0-9-]+\.ts$/.test(name);
+
 /** The suites whose reference target can be mutated: every `targets/<s>/` with a start module. */
 export function mutableSuites() {
   return readdirSync(join(ROOT, "targets")).filter((d) => {
@@ -32,7 +40,11 @@ export function protocolFiles(suite) {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".ts") && !(d === dir && NOT_PROTOCOL.includes(e.name)))
+      else if (
+        e.name.endsWith(".ts") &&
+        !(d === dir && NOT_PROTOCOL.includes(e.name)) &&
+        !isFaultModule(e.name)
+      )
         out.push(relative(ROOT, p));
     }
   };

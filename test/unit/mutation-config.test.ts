@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { parse } from "@babel/parser";
 import traverseModule from "@babel/traverse";
 import { describe, expect, it } from "vitest";
 import { faultReason, proseReason } from "../mutation/ignorers.mjs";
 import {
+  isFaultModule,
   mutableSuites,
   NOT_PROTOCOL,
   protocolFiles,
@@ -41,7 +42,66 @@ function ignored(code: string): string[] {
   return out;
 }
 
+/** Every `.ts` file under `dir`, absolute. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * Where `file` uses a value imported from one of the target's fault modules outside a fault-only
+ * position (a fault switch's branch, as faultReason decides): "line: source".
+ */
+function faultModuleUsesOutsideFaults(code: string): string[] {
+  const ast = parse(code, { sourceType: "module", plugins: ["typescript"] });
+  const out: string[] = [];
+  traverse(ast, {
+    ImportDeclaration(path) {
+      const from = path.node.source.value;
+      if (path.node.importKind === "type" || !isFaultModule(basename(from).replace(/\.js$/, ".ts"))) return;
+      for (const spec of path.get("specifiers")) {
+        if (spec.node.type === "ImportSpecifier" && spec.node.importKind === "type") continue;
+        const binding = path.scope.getBinding(spec.node.local.name);
+        for (const ref of binding?.referencePaths ?? []) {
+          if (ref.findParent((p) => faultReason(p) !== undefined) !== null) continue;
+          // A type position (`x as Snapshots`, a parameter's type) is no use at run time.
+          if (ref.findParent((p) => p.isTSType() || p.isTSTypeAnnotation()) !== null) continue;
+          out.push(`${ref.node.loc?.start.line}: ${code.slice(ref.node.start ?? 0, ref.node.end ?? 0)}`);
+        }
+      }
+    },
+  });
+  return out;
+}
+
 describe("npm run mutation: its configuration (issue 10 item 7), kept from rotting", () => {
+  it("a target's fault modules are left out of mutation, and only fault branches use them", () => {
+    let modules = 0;
+    for (const suite of mutableSuites()) {
+      const dir = join(ROOT, "targets", suite);
+      const files = tsFiles(dir);
+      for (const f of files.filter((x) => isFaultModule(basename(x)))) {
+        modules++;
+        expect(protocolFiles(suite)).not.toContain(relative(ROOT, f));
+      }
+      for (const f of files.filter((x) => !isFaultModule(basename(x))))
+        expect(faultModuleUsesOutsideFaults(readFileSync(f, "utf8")), relative(ROOT, f)).toEqual([]);
+    }
+    expect(modules).toBeGreaterThan(0);
+    // The detector itself: a use outside a fault branch is reported, one inside or in a type is not.
+    const sample = [
+      'import { pager, type Page } from "./fault-pagers.js";',
+      'import { Other } from "../x/fault-other.js";',
+      'const a = ctx.faults.has("f") ? pager(1) : undefined;',
+      'if (faults.has("g")) { new Other(); }',
+      "const p = q as Page;",
+      "const b = pager(2);",
+      "const c = ok ? new Other() : undefined;",
+    ].join("\n");
+    expect(faultModuleUsesOutsideFaults(sample)).toEqual(["6: pager", "7: Other"]);
+  });
+
   it("every suite with a reference target mutates its protocol files, never the fault catalog", () => {
     expect(mutableSuites().sort()).toEqual(expect.arrayContaining(["commands", "scim", "vci"]));
     for (const suite of mutableSuites()) {

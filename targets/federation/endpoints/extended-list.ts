@@ -47,7 +47,7 @@ function typesFor(ctx: FedContext): ((e: Entity) => readonly string[]) | undefin
 /** One page of the Immediate Subordinates of `issuer` that `keep` accepts. */
 function pageOf(
   ctx: FedContext,
-  deps: { cursors: Cursors; snapshots: Snapshots },
+  deps: { cursors: Cursors; snapshots: Snapshots | undefined },
   issuer: Entity,
   o: { from: string | undefined; limit: number; keep: (e: Entity) => boolean; descending: boolean },
 ): FaultPage {
@@ -60,7 +60,7 @@ function pageOf(
   const faulty = faults.has("xl-offset-cursor")
     ? offsetPage(registry, sorted, paging)
     : faults.has("xl-snapshot-cursor")
-      ? deps.snapshots.page(registry, sorted, paging)
+      ? (deps.snapshots as Snapshots).page(registry, sorted, paging)
       : undefined;
   if (faulty === "unknown") throw new PageNotFound();
   if (faulty)
@@ -95,7 +95,7 @@ function pageOf(
  */
 export async function extendedListEndpoint(
   ctx: FedContext,
-  deps: { cursors: Cursors; snapshots: Snapshots },
+  deps: { cursors: Cursors; snapshots: Snapshots | undefined },
   r: EndpointRequest,
 ): Promise<Response> {
   const { faults } = ctx;
