@@ -2,6 +2,7 @@
 export const ROOT: string;
 export const NOT_PROTOCOL: readonly string[];
 export function isFaultModule(name: string): boolean;
+export function isDataModule(name: string): boolean;
 export function mutableSuites(): string[];
 export function protocolFiles(suite: string): string[];
 export interface MutationOptions {

@@ -21,6 +21,15 @@ export const NOT_PROTOCOL = ["faults.ts", "index.ts"];
  */
 export const isFaultModule = (name) => /^fault-[a-z0-9-]+\.ts$/.test(name);
 
+/**
+ * A data module (`<name>.data.ts`): the reference federation's members as literal data (who is
+ * in it, what each publishes, its history). A mutant of it makes another federation, one the
+ * checks judge as they judge this one: no harness can know which members a target should have.
+ * That such a module holds data only (no branch, loop, comparison or arithmetic) is checked
+ * (test/unit/mutation-config.test.ts); the code that serves the data is mutated.
+ */
+export const isDataModule = (name) => /^[a-z0-9-]+\.data\.ts$/.test(name);
+
 /** The suites whose reference target can be mutated: every `targets/<s>/` with a start module. */
 export function mutableSuites() {
   return readdirSync(join(ROOT, "targets")).filter((d) => {
@@ -43,7 +52,8 @@ export function protocolFiles(suite) {
       else if (
         e.name.endsWith(".ts") &&
         !(d === dir && NOT_PROTOCOL.includes(e.name)) &&
-        !isFaultModule(e.name)
+        !isFaultModule(e.name) &&
+        !isDataModule(e.name)
       )
         out.push(relative(ROOT, p));
     }

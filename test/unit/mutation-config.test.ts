@@ -5,6 +5,7 @@ import traverseModule from "@babel/traverse";
 import { describe, expect, it } from "vitest";
 import { faultReason, proseReason } from "../mutation/ignorers.mjs";
 import {
+  isDataModule,
   isFaultModule,
   mutableSuites,
   NOT_PROTOCOL,
@@ -75,7 +76,64 @@ function faultModuleUsesOutsideFaults(code: string): string[] {
   return out;
 }
 
+/** What in `code` is not literal data: a branch, loop, comparison, arithmetic or assignment ("line: kind"). */
+function logicIn(code: string): string[] {
+  const ast = parse(code, { sourceType: "module", plugins: ["typescript"] });
+  const out: string[] = [];
+  const LOGIC = new Set([
+    "IfStatement",
+    "ConditionalExpression",
+    "LogicalExpression",
+    "BinaryExpression",
+    "UnaryExpression",
+    "UpdateExpression",
+    "AssignmentExpression",
+    "ForStatement",
+    "ForInStatement",
+    "ForOfStatement",
+    "WhileStatement",
+    "DoWhileStatement",
+    "SwitchStatement",
+    "TryStatement",
+    "OptionalMemberExpression",
+    "OptionalCallExpression",
+    "CallExpression",
+  ]);
+  traverse(ast, {
+    enter(path) {
+      if (!LOGIC.has(path.node.type)) return;
+      // Calling a builder declared in the module itself (`rp("alpha", {...})`) is data too.
+      const callee = path.isCallExpression() ? path.node.callee : undefined;
+      if (callee?.type === "Identifier" && path.scope.getBinding(callee.name)?.kind === "const") return;
+      out.push(`${path.node.loc?.start.line}: ${path.node.type}`);
+    },
+  });
+  return out;
+}
+
 describe("npm run mutation: its configuration (issue 10 item 7), kept from rotting", () => {
+  it("a target's data modules are left out of mutation, and hold literal data only", () => {
+    let modules = 0;
+    for (const suite of mutableSuites()) {
+      for (const f of tsFiles(join(ROOT, "targets", suite)).filter((x) => isDataModule(basename(x)))) {
+        modules++;
+        expect(protocolFiles(suite)).not.toContain(relative(ROOT, f));
+        expect(logicIn(readFileSync(f, "utf8")), relative(ROOT, f)).toEqual([]);
+      }
+    }
+    expect(modules).toBeGreaterThan(0);
+    expect(
+      logicIn(
+        [
+          "const b = (n: string) => ({ uri: `https://${n}.example` });",
+          'export const D = [b("x"), { a: 1 }];',
+          "export const E = D.length > 0 ? D : [];",
+          "export const F = [String(2)];",
+        ].join("\n"),
+      ),
+    ).toEqual(["3: ConditionalExpression", "3: BinaryExpression", "4: CallExpression"]);
+  });
+
   it("a target's fault modules are left out of mutation, and only fault branches use them", () => {
     let modules = 0;
     for (const suite of mutableSuites()) {

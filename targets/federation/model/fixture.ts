@@ -9,7 +9,7 @@ import {
   type MetadataPolicy,
   type Template,
 } from "./entity.js";
-import { LEAVES, type LeafSpec, type MarkState } from "./fixture-leaves.js";
+import { LEAVES, type LeafSpec, type MarkState } from "./leaves.data.js";
 import { Registry } from "./registry.js";
 import { issueMark, type MarkOrder } from "./trust-marks.js";
 
