@@ -11,6 +11,7 @@ export const TAG = {
   /** A collection request whose parameters are all valid values (FED-COLL-UNSUPPORTED-PARAM). */
   collectionValid: "fed-collection-valid",
   events: "fed-events",
+  resolve: "fed-resolve",
 } as const;
 
 /** The statuses of the base error codes (public-spec-facts §2 Errors). */
@@ -28,7 +29,7 @@ const STATUS_OF: Record<string, number> = {
   page_not_found: 404,
 };
 
-const BASE_FORMAT = [TAG.fetch, TAG.list, TAG.extendedList, TAG.events];
+const BASE_FORMAT = [TAG.fetch, TAG.list, TAG.extendedList, TAG.events, TAG.resolve];
 const applies = (ex: ObservedExchange, tags: readonly string[]): boolean =>
   ex.status >= 400 && ex.status < 600 && ex.tags.some((t) => tags.includes(t));
 const errorBody = (ex: ObservedExchange): { error?: unknown; error_description?: unknown } =>
@@ -39,7 +40,7 @@ export const federationObservers = [
   defineObserver<FederationProfile>({
     id: "federation.observe-error-format",
     title:
-      "every error answer of the fetch, list, extended list and events endpoints is JSON with error and error_description",
+      "every error answer of the fetch, list, extended list, events and resolve endpoints is JSON with error and error_description",
     requirement: "FED-ERROR-FORMAT",
     applies: (ex) => applies(ex, BASE_FORMAT),
     judge: (ex) => {
@@ -66,10 +67,11 @@ export const federationObservers = [
   }),
   defineObserver<FederationProfile>({
     id: "federation.observe-error-status",
-    title: "every error answer of the fetch, list and events endpoints has the status its error code takes",
+    title:
+      "every error answer of the fetch, list, events and resolve endpoints has the status its error code takes",
     requirement: "FED-ERROR-STATUS",
     applies: (ex) =>
-      applies(ex, [TAG.fetch, TAG.list, TAG.events]) && typeof errorBody(ex).error === "string",
+      applies(ex, [TAG.fetch, TAG.list, TAG.events, TAG.resolve]) && typeof errorBody(ex).error === "string",
     judge: (ex) => {
       const code = String(errorBody(ex).error);
       const want = STATUS_OF[code];

@@ -75,6 +75,11 @@ export const federationProfile = suiteSection({
       runs: z.int().min(1).max(500).default(20),
     })
     .default({ maxPages: 5000, maxEntries: 500_000, fetchMax: 1000, runs: 20 }),
+  /**
+   * The resolve endpoint check: how many entities it resolves (the Intermediates below the target
+   * and two Subordinates of each first, then those with Trust Marks, then the others).
+   */
+  resolve: z.strictObject({ subjects: z.int().min(1).max(100).default(12) }).default({ subjects: 12 }),
   /** The mock federation entities (a leaf, an intermediate, a second Trust Anchor). */
   mocks: z
     .strictObject({ port: z.int().min(0).max(65535).optional(), publicUrl: z.url().optional() })

@@ -189,7 +189,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-ERROR-FORMAT",
     level: "MUST",
     source: `${pub("Errors (JSON error and error_description, both REQUIRED)")}; ${D} Endpoints: Extended subordinate listing (method and parameter passing follow the base list endpoint), Subordinate events (the negative response uses the errors of the base federation specification)`,
-    text: "every error answer of the fetch, list, extended list and events endpoints is a JSON object with an error string and an error_description string",
+    text: "every error answer of the fetch, list, extended list, events and resolve endpoints is a JSON object with an error string and an error_description string",
   },
   {
     id: "FED-ERROR-STATUS",
@@ -198,7 +198,59 @@ export const catalog = defineCatalog("federation", [
     source: pub(
       "Errors (invalid_request 400, invalid_client 401, invalid_issuer 404, invalid_subject 404, invalid_trust_anchor 404, invalid_trust_chain 400, invalid_metadata 400, not_found 404, server_error 5xx, temporarily_unavailable 503, unsupported_parameter 400)",
     ),
-    text: "every error answer of the fetch, list and events endpoints has the HTTP status the base table gives its error code (not_found 404, invalid_request 400, invalid_client 401, unsupported_parameter 400, ...)",
+    text: "every error answer of the fetch, list, events and resolve endpoints has the HTTP status the base table gives its error code (not_found 404, invalid_request 400, invalid_client 401, unsupported_parameter 400, ...)",
+  },
+
+  // Resolve endpoint (base; OpenID Federation 1.0 Resolve Entity, read in the published text:
+  // public-spec-facts §2 gives only its parameters and media type). specs/001 What the service
+  // does, Rules 2 and 3: a collection publisher SHOULD publish it, and trust is validated by the
+  // base rules before an entity is relied on.
+  {
+    id: "FED-RESOLVE-RESPONSE",
+    level: "MUST",
+    source: `${pub("Resolve (200 application/resolve-response+jwt)")}; public: OpenID Federation 1.0 Resolve Response (typ resolve-response+jwt, others MUST be rejected; signed with a Federation Entity Key; kid MUST; iss, sub, iat, exp REQUIRED)`,
+    text: "a resolve request for an entity of the federation under its Trust Anchor answers 200 application/resolve-response+jwt: typ resolve-response+jwt, alg not none, a kid naming a key of the target's Entity Configuration that verifies it, iss the target, sub the subject asked, numeric iat (not in the future) and exp",
+  },
+  {
+    id: "FED-RESOLVE-TRUST-CHAIN",
+    level: "MUST",
+    source:
+      "public: OpenID Federation 1.0 Resolve Response (trust_chain REQUIRED: starting with the subject, ending with the selected Trust Anchor); Resolve Entity (the resolver assembles a Trust Chain that starts with the subject's Entity Configuration and ends with the specified Trust Anchor's Entity Configuration, and verifies it); Validating a Trust Chain",
+    text: "trust_chain is a valid Trust Chain: entity-statement+jwt statements with iss, sub, jwks, iat past and exp future; the subject's Entity Configuration first, signed with its own jwks; each statement issued by the subject of the next and signed with a key of its jwks; the last the Entity Configuration of the Trust Anchor asked, signed with that anchor's key",
+  },
+  {
+    id: "FED-RESOLVE-METADATA",
+    level: "MUST",
+    source:
+      "public: OpenID Federation 1.0 Resolve Entity (applies all the policies present in the Trust Chain to the subject's metadata); Resolve Response (metadata REQUIRED); metadata claim (a Subordinate Statement's metadata overrides, applied before metadata_policy); Metadata Policy: Operators, Enforcement (Resolution from the most Superior down, merge; Application in the operators' order; a policy error makes the chain invalid)",
+    text: "metadata is the subject's Resolved Metadata for the chain: its Entity Configuration's metadata overridden by its Immediate Superior's Subordinate Statement metadata, then the chain's metadata_policy claims merged from the Trust Anchor down and applied (value, add, default, one_of, subset_of, superset_of, essential); a chain whose policies do not resolve gets no 200",
+  },
+  {
+    id: "FED-RESOLVE-ENTITY-TYPE",
+    level: "MUST",
+    source:
+      "public: OpenID Federation 1.0 Resolve Request (entity_type OPTIONAL, repeatable: data for each Entity Type asked is returned; without it all Entity Types); Resolve Response (metadata according to the requested type)",
+    text: "with entity_type asked once or repeated, the metadata of a resolve response holds exactly the Entity Types asked (of those the subject has)",
+  },
+  {
+    id: "FED-RESOLVE-TRUST-MARKS",
+    level: "MUST",
+    source:
+      "public: OpenID Federation 1.0 Resolve Entity (the response set MUST include only verified Trust Marks); Resolve Response (trust_marks: only valid Trust Marks issued by issuers the Trust Anchor trusts); Validating a Trust Mark; trust_mark_issuers",
+    text: "every Trust Mark of a resolve response is a {trust_mark_type, trust_mark} whose JWT has typ trust-mark+jwt, is about the subject and of that type, comes from an issuer the anchor's trust_mark_issuers allows, verifies with its issuer's key and is not expired",
+  },
+  {
+    id: "FED-RESOLVE-EXP",
+    level: "MUST",
+    source:
+      "public: OpenID Federation 1.0 Resolve Response (exp MUST be the minimum of the exp of the Trust Chain the response was derived from and of any Trust Mark included)",
+    text: "the exp of a resolve response is the earliest exp among the statements of its trust_chain and the Trust Marks it includes",
+  },
+  {
+    id: "FED-RESOLVE-ERRORS",
+    level: "MUST",
+    source: `${pub("Resolve (sub and trust_anchor REQUIRED)")}; public: OpenID Federation 1.0 Error Responses (invalid_request: the request is incomplete; invalid_subject: the endpoint cannot serve the subject; not_found: the Entity Identifier cannot be found; invalid_trust_anchor: the Trust Anchor cannot be found or used; invalid_trust_chain: the Trust Chain cannot be validated)`,
+    text: "resolve without sub or without trust_anchor answers an error invalid_request; with an unknown subject an error invalid_subject or not_found; under an unknown Trust Anchor an error invalid_trust_anchor; under a Trust Anchor the subject is not below (trustAnchors.other) an error invalid_trust_anchor or invalid_trust_chain (statuses and format judged by FED-ERROR-STATUS and FED-ERROR-FORMAT)",
   },
 
   // Extended subordinate listing: response (Resources: Extended listing response; Endpoints)

@@ -18,6 +18,7 @@ import { collectionFilterChecks } from "./checks/collection-filters.js";
 import { collectionAnchorChecks } from "./checks/collection-anchors.js";
 import { federationObservers } from "./observers.js";
 import { clientAuthChecks } from "./checks/client-auth.js";
+import { resolveChecks } from "./checks/resolve.js";
 import { federationSetup } from "./setup.js";
 
 /**
@@ -51,6 +52,7 @@ export default defineSuite({
     ...collectionFilterChecks,
     ...collectionAnchorChecks,
     ...clientAuthChecks,
+    ...resolveChecks,
   ],
   observers: federationObservers,
   setup: federationSetup,

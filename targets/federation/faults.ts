@@ -82,7 +82,8 @@ export const faults = [
     id: "ec-typ-jwt",
     description:
       "the anchor's Entity Configuration is signed with typ JWT (the JWT library's default header)",
-    breaks: ["FED-EC-TYP"],
+    // The anchor's Entity Configuration ends every Trust Chain its resolve endpoint returns.
+    breaks: ["FED-EC-TYP", "FED-RESOLVE-TRUST-CHAIN"],
   },
   {
     id: "ec-no-kid",
@@ -108,7 +109,9 @@ export const faults = [
     id: "ec-sub-trailing-slash",
     description:
       "the anchor's Entity Configuration has iss and sub with a trailing slash (the identifier normalised as a URL)",
-    breaks: ["FED-EC-ISS-SUB"],
+    // The chain a resolve response returns then ends with an Entity Configuration not about the
+    // anchor its Subordinate Statements name as issuer.
+    breaks: ["FED-EC-ISS-SUB", "FED-RESOLVE-TRUST-CHAIN"],
     // The anchor issues the Trust Marks: an Entity Configuration not about it vouches for no key of its.
     skips: ["FED-XL-TRUST-MARK-TYPE"],
   },
@@ -131,7 +134,7 @@ export const faults = [
     breaks: ["FED-EC-INTERMEDIATE-HINTS"],
     // At an Intermediate the collection is asked under the anchor its authority_hints lead to;
     // with none reached, what needs that anchor is not observed (an unknown trust_anchor, the
-    // empty answer without one and the resolve endpoint still are).
+    // empty answer without one and the publication of the resolve endpoint still are).
     skips: [
       "FED-COLL-OK",
       "FED-COLL-METHODS",
@@ -162,6 +165,14 @@ export const faults = [
       "FED-COLL-LOCALE-ALL",
       "FED-COLL-DISPLAY-NAME",
       "FED-COLL-INFO-COPIED",
+      // The resolve endpoint is asked under that anchor too: without one it is not asked.
+      "FED-RESOLVE-RESPONSE",
+      "FED-RESOLVE-TRUST-CHAIN",
+      "FED-RESOLVE-METADATA",
+      "FED-RESOLVE-ENTITY-TYPE",
+      "FED-RESOLVE-TRUST-MARKS",
+      "FED-RESOLVE-EXP",
+      "FED-RESOLVE-ERRORS",
     ],
   },
   {
@@ -184,6 +195,16 @@ export const faults = [
     description:
       "the anchor's Entity Configuration does not publish federation_resolve_endpoint (the endpoint is served)",
     breaks: ["FED-COLL-RESOLVE-PUBLISHED"],
+    // A client reads endpoints from the Entity Configuration only: the resolve check is not offered.
+    skips: [
+      "FED-RESOLVE-RESPONSE",
+      "FED-RESOLVE-TRUST-CHAIN",
+      "FED-RESOLVE-METADATA",
+      "FED-RESOLVE-ENTITY-TYPE",
+      "FED-RESOLVE-TRUST-MARKS",
+      "FED-RESOLVE-EXP",
+      "FED-RESOLVE-ERRORS",
+    ],
   },
   {
     id: "ec-xl-url-fragment",
@@ -212,23 +233,25 @@ export const faults = [
   {
     id: "statement-typ-jwt",
     description: "Subordinate Statements (fetch and the extended list's subordinate_statement) have typ JWT",
-    breaks: ["FED-FETCH-TYP", "FED-XL-STATEMENT-VALID"],
+    // The same statements make up the Trust Chains of resolve responses.
+    breaks: ["FED-FETCH-TYP", "FED-XL-STATEMENT-VALID", "FED-RESOLVE-TRUST-CHAIN"],
   },
   {
     id: "statement-signed-by-subject",
     description:
       "Subordinate Statements are signed with the subordinate's own key (and its kid) instead of the issuer's",
-    breaks: ["FED-FETCH-SIGNATURE", "FED-XL-STATEMENT-VALID"],
+    breaks: ["FED-FETCH-SIGNATURE", "FED-XL-STATEMENT-VALID", "FED-RESOLVE-TRUST-CHAIN"],
   },
   {
     id: "statement-iss-trailing-slash",
     description: "Subordinate Statements have iss = the issuer's identifier with a trailing slash",
-    breaks: ["FED-FETCH-ISS-SUB", "FED-XL-STATEMENT-VALID"],
+    breaks: ["FED-FETCH-ISS-SUB", "FED-XL-STATEMENT-VALID", "FED-RESOLVE-TRUST-CHAIN"],
   },
   {
     id: "statement-iat-milliseconds",
     description: "Subordinate Statements have iat and exp in milliseconds (Date.now())",
-    breaks: ["FED-FETCH-CLAIMS"],
+    // In a resolve response's Trust Chain the statement's iat lies far in the future.
+    breaks: ["FED-FETCH-CLAIMS", "FED-RESOLVE-TRUST-CHAIN"],
   },
   {
     id: "statement-authority-hints",
@@ -250,6 +273,103 @@ export const faults = [
     id: "fetch-not-found-400",
     description: "fetch answers not_found with status 400",
     breaks: ["FED-ERROR-STATUS"],
+  },
+  // Resolve endpoint (OpenID Federation 1.0 Resolve Entity). The subjects the check resolves
+  // at the anchor include an Intermediate's Subordinate (int2's clinic-a gets int2Policy's
+  // default) and a leaf whose Entity Configuration holds an expired Trust Mark (rp-beta).
+  {
+    id: "resolve-typ-entity-statement",
+    description:
+      "resolve responses are signed with typ entity-statement+jwt (the signer shared with the fetch endpoint)",
+    breaks: ["FED-RESOLVE-RESPONSE"],
+  },
+  {
+    id: "resolve-signed-by-subject",
+    description:
+      "the resolve response is signed with the subject's key instead of the resolver's own (the wrong entity handed to the signer)",
+    breaks: ["FED-RESOLVE-RESPONSE"],
+  },
+  {
+    id: "resolve-sub-anchor",
+    description:
+      "the resolve response's sub is the Trust Anchor asked, not the subject (two parameters swapped)",
+    breaks: ["FED-RESOLVE-RESPONSE"],
+  },
+  {
+    id: "resolve-chain-reversed",
+    description:
+      "trust_chain is sent from the Trust Anchor down to the subject (the order the resolver walked it top-down)",
+    breaks: ["FED-RESOLVE-TRUST-CHAIN"],
+  },
+  {
+    id: "resolve-chain-no-subject-ec",
+    description:
+      "trust_chain leaves out the subject's Entity Configuration and starts with the Subordinate Statement about it",
+    breaks: ["FED-RESOLVE-TRUST-CHAIN"],
+  },
+  {
+    id: "resolve-chain-no-anchor-ec",
+    description:
+      "trust_chain ends with the Trust Anchor's Subordinate Statement, without the anchor's Entity Configuration (the client is assumed to hold it)",
+    breaks: ["FED-RESOLVE-TRUST-CHAIN"],
+  },
+  {
+    id: "resolve-policy-ignored",
+    description:
+      "the resolver applies the superior's metadata but not the chain's metadata_policy (policy support left unfinished)",
+    breaks: ["FED-RESOLVE-METADATA"],
+  },
+  {
+    id: "resolve-statement-metadata-ignored",
+    description:
+      "the resolver applies the chain's metadata_policy but not the metadata the Immediate Superior's Subordinate Statement sets",
+    breaks: ["FED-RESOLVE-METADATA"],
+  },
+  {
+    id: "resolve-subset-as-one-of",
+    description:
+      "the resolver checks subset_of as one_of (the parameter must be one of its values): an array parameter is refused with invalid_metadata",
+    breaks: ["FED-RESOLVE-RESPONSE", "FED-RESOLVE-METADATA"],
+  },
+  {
+    id: "resolve-entity-type-ignored",
+    description: "the resolver returns every Entity Type whatever entity_type asks",
+    breaks: ["FED-RESOLVE-ENTITY-TYPE"],
+  },
+  {
+    id: "resolve-entity-type-first-only",
+    description: "the resolver reads only the first entity_type of a repeated parameter",
+    breaks: ["FED-RESOLVE-ENTITY-TYPE"],
+  },
+  {
+    id: "resolve-expired-trust-marks",
+    description:
+      "the resolver passes on the subject's Trust Marks after checking their signature but not their expiry",
+    // Its exp stays the earliest of the chain and the marks it includes (an expired one among them).
+    breaks: ["FED-RESOLVE-TRUST-MARKS"],
+  },
+  {
+    id: "resolve-trust-marks-unverified",
+    description:
+      "the resolver passes on every Trust Mark the subject's Entity Configuration lists without verifying its signature (a forged one among them)",
+    breaks: ["FED-RESOLVE-TRUST-MARKS"],
+  },
+  {
+    id: "resolve-exp-fixed-lifetime",
+    description:
+      "the resolve response's exp is the resolver's own cache lifetime (a week), not the earliest exp of its Trust Chain",
+    breaks: ["FED-RESOLVE-EXP"],
+  },
+  {
+    id: "resolve-unknown-sub-500",
+    description: "resolve of an unknown subject answers 500 server_error (an unchecked registry lookup)",
+    breaks: ["FED-RESOLVE-ERRORS"],
+  },
+  {
+    id: "resolve-any-trust-anchor",
+    description:
+      "a trust_anchor the resolver does not know is answered with a chain to one it knows instead of invalid_trust_anchor",
+    breaks: ["FED-RESOLVE-ERRORS"],
   },
   {
     id: "list-entities-object",
@@ -281,6 +401,13 @@ export const faults = [
       "FED-XL-ENTITY-TYPE",
       "FED-COLL-BELOW-ANCHOR",
       "FED-COLL-TA-OTHER",
+      // The resolve subjects come from the base list (its error probes need none).
+      "FED-RESOLVE-RESPONSE",
+      "FED-RESOLVE-TRUST-CHAIN",
+      "FED-RESOLVE-METADATA",
+      "FED-RESOLVE-ENTITY-TYPE",
+      "FED-RESOLVE-TRUST-MARKS",
+      "FED-RESOLVE-EXP",
     ],
   },
   {

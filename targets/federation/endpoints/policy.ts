@@ -5,12 +5,18 @@ const invalid = (what: string): FedError => new FedError(400, "invalid_metadata"
 
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 
+/** Mistakes the faults make in applying a policy. */
+export interface ResolveOptions {
+  readonly subsetAsOneOf?: boolean;
+}
+
 /** Applies one claim's operators in the published order (value, add, default, then the checks). */
 function applyOperators(
   type: string,
   claim: string,
   md: Record<string, unknown>,
   ops: Record<string, unknown>,
+  o: ResolveOptions,
 ): void {
   if ("value" in ops) {
     if (ops.value === null) delete md[claim];
@@ -22,10 +28,13 @@ function applyOperators(
   if ("one_of" in ops && v !== undefined && !asArray(ops.one_of).includes(v)) {
     throw invalid(`${type}.${claim} is not one of the values the policy allows`);
   }
-  if ("subset_of" in ops && v !== undefined) {
-    const kept = asArray(v).filter((x) => asArray(ops.subset_of).includes(x));
-    if (kept.length > 0) md[claim] = kept;
-    else delete md[claim];
+  // A fault: subset_of checked as one_of (the parameter must be one of its values).
+  if ("subset_of" in ops && v !== undefined && o.subsetAsOneOf && !asArray(ops.subset_of).includes(v)) {
+    throw invalid(`${type}.${claim} is not one of the values the policy allows`);
+  }
+  if ("subset_of" in ops && v !== undefined && !o.subsetAsOneOf) {
+    // The intersection, which may be [] (Metadata Policy, subset_of).
+    md[claim] = asArray(v).filter((x) => asArray(ops.subset_of).includes(x));
   }
   if (
     "superset_of" in ops &&
@@ -47,6 +56,7 @@ export function resolveMetadata(
   own: Metadata,
   overrides: Metadata | undefined,
   policies: readonly MetadataPolicy[],
+  o: ResolveOptions = {},
 ): Metadata {
   const out: Metadata = {};
   for (const [type, md] of Object.entries(own)) out[type] = { ...md, ...(overrides?.[type] ?? {}) };
@@ -54,7 +64,7 @@ export function resolveMetadata(
     for (const [type, claims] of Object.entries(policy)) {
       const md = out[type];
       if (!md) continue;
-      for (const [claim, ops] of Object.entries(claims)) applyOperators(type, claim, md, ops);
+      for (const [claim, ops] of Object.entries(claims)) applyOperators(type, claim, md, ops, o);
     }
   }
   return out;
