@@ -100,11 +100,17 @@ function metadataDiff(got: unknown, want: Metadata, policy: Policy): string | un
       for (const p of new Set([...Object.keys(w), ...Object.keys(g)])) {
         const a = g[p];
         const b = w[p];
+        // A parameter set to null is not an absent one (value null removes it).
+        const inG = Object.hasOwn(g, p);
+        const inW = Object.hasOwn(w, p);
         const equal =
-          setOperators(policy, t, p) && Array.isArray(a) && Array.isArray(b)
-            ? sameSet(a, b)
-            : canonical(a) === canonical(b);
-        if (!equal) return `metadata.${t}.${p} is ${quote(a, 100)}, expected ${quote(b, 100)}`;
+          inG !== inW
+            ? false
+            : setOperators(policy, t, p) && Array.isArray(a) && Array.isArray(b)
+              ? sameSet(a, b)
+              : canonical(a) === canonical(b);
+        if (!equal)
+          return `metadata.${t}.${p} is ${inG ? quote(a, 100) : "absent"}, expected ${inW ? quote(b, 100) : "it absent"}`;
       }
     }
     return undefined;

@@ -91,9 +91,8 @@ export async function chainProblem(
 /**
  * Constraints, Max Path Length Constraint: the Intermediates between the issuer of a Subordinate
  * Statement that sets max_path_length and the chain's subject (for ES[j], j - 1) are at most that
- * many. Not yet part of `chainProblem`: the reference federation's Trust Anchor sets
- * max_path_length 0 for its Intermediates, which by this rule invalidates every chain through
- * them to their Subordinates (the fixture means "no Intermediate below", max_path_length 1).
+ * many; a chain that has more is invalid. Read on a chain `chainProblem` found valid (the
+ * statements in order, ES[j] about the issuer of ES[j-1]).
  */
 export function pathLengthProblem(payloads: readonly Json[]): string | undefined {
   for (let j = 1; j < payloads.length; j++) {

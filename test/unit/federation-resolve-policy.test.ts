@@ -1,6 +1,8 @@
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import { applyPolicy, PolicyError, resolvePolicy, type Policy } from "../../suites/federation/policy.js";
+import { metadataJudged, type Answer } from "../../suites/federation/resolve-judge.js";
+import type { Json } from "../../suites/federation/statements.js";
 import {
   chainProblem,
   pathLengthProblem,
@@ -8,6 +10,7 @@ import {
   resolveFrom,
   subordinateStatements,
   type ReadChain,
+  type Resolution,
 } from "../../suites/federation/trust-chain.js";
 
 const RP = "openid_relying_party";
@@ -292,5 +295,37 @@ describe("OpenID Federation 1.0 Validating a Trust Chain", () => {
     expect(pathLengthProblem([ec, byInt, ss(1)])).toBeUndefined();
     expect(pathLengthProblem([ec, byInt, ss(0)])).toMatch(/allows 0/);
     expect(pathLengthProblem([ec, { ...byInt, constraints: { max_path_length: 0 } }])).toBeUndefined();
+  });
+});
+
+describe("OpenID Federation 1.0 Resolve Response: the metadata compared with the harness's own", () => {
+  const s = { id: "https://l", superiors: ["https://a"], ec: undefined };
+  const answer = (metadata: unknown): Answer => ({
+    res: { status: 200 } as Answer["res"],
+    header: {},
+    payload: { metadata } as Json,
+    unread: undefined,
+  });
+  const want = (md: Record<string, unknown>, policy: Policy = {}): Resolution => ({
+    ok: true,
+    metadata: { [RP]: md } as Resolution extends { metadata: infer M } ? M : never,
+    policy,
+  });
+
+  it("a parameter the policy removed (value null) is absent, not null", () => {
+    const removed = want({ a: 1 }, one({ value: null }));
+    expect(metadataJudged(answer({ [RP]: { a: 1 } }), s, removed)).toBeUndefined();
+    const judged = metadataJudged(answer({ [RP]: { a: 1, p: null } }), s, removed);
+    expect(judged && "actual" in judged ? judged.actual : judged).toMatch(
+      /metadata\.openid_relying_party\.p is null, expected it absent/,
+    );
+    const missing = metadataJudged(answer({ [RP]: {} }), s, want({ a: null }));
+    expect(missing && "actual" in missing ? missing.actual : missing).toMatch(/\.a is absent, expected null/);
+  });
+
+  it("arrays a set operator made compare as sets, the others in order", () => {
+    const added = want({ p: ["a", "b"] }, one({ add: ["b"] }));
+    expect(metadataJudged(answer({ [RP]: { p: ["b", "a"] } }), s, added)).toBeUndefined();
+    expect(metadataJudged(answer({ [RP]: { p: ["b", "a"] } }), s, want({ p: ["a", "b"] }))).toBeDefined();
   });
 });

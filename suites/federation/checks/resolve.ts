@@ -26,6 +26,7 @@ import {
 import { isObject } from "../statements.js";
 import {
   chainProblem,
+  pathLengthProblem,
   readChain,
   resolveFrom,
   subordinateStatements,
@@ -108,7 +109,11 @@ export const resolveChecks = [
           const problem =
             typeof chain === "string"
               ? chain
-              : await chainProblem(chain!, { subject: s.id, anchor: anchor.id, anchorKeys: anchor.keys });
+              : ((await chainProblem(chain!, {
+                  subject: s.id,
+                  anchor: anchor.id,
+                  anchorKeys: anchor.keys,
+                })) ?? pathLengthProblem(chain!.payloads));
           add(
             "FED-RESOLVE-TRUST-CHAIN",
             s.id,

