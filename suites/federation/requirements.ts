@@ -161,6 +161,12 @@ export const catalog = defineCatalog("federation", [
     source: pub("Fetch (unknown sub gives not_found)"),
     text: "fetch with a sub the target has no Immediate Subordinate for answers an error whose error is not_found (its 404 status is judged by FED-ERROR-STATUS)",
   },
+  {
+    id: "FED-FETCH-NO-SUB",
+    level: "MUST",
+    source: `${pub("Fetch (sub REQUIRED); Errors (invalid_request)")}; public: OpenID Federation 1.0 Error Responses (invalid_request: the request is incomplete)`,
+    text: "fetch without sub answers an error whose error is invalid_request (its 400 status is judged by FED-ERROR-STATUS)",
+  },
 
   // List endpoint (base; public §2 List)
   {
@@ -176,6 +182,21 @@ export const catalog = defineCatalog("federation", [
       "List (entity_type, trust_marked, trust_mark_type, intermediate; an unsupported filter gives 400 unsupported_parameter)",
     ),
     text: "a base list request whose filter parameter (entity_type, trust_marked, trust_mark_type, intermediate) the target refuses is refused with 400 and error unsupported_parameter",
+  },
+  {
+    id: "FED-LIST-TRUST-MARKED",
+    level: "MUST",
+    // public-spec-facts §2 names the filter; the published text gives its meaning.
+    source: `${pub("List (trust_marked)")}; public: OpenID Federation 1.0 Subordinate Listing Request (trust_marked=true: only the Immediate Subordinates for which a Trust Mark has been issued and is still valid)`,
+    text: "with trust_marked=true the base list names every Immediate Subordinate whose Entity Configuration has a Trust Mark that verifies with its issuer's key and is unexpired, and no other (a target that refuses trust_marked with 400 unsupported_parameter is not judged)",
+  },
+  {
+    id: "FED-LIST-INTERMEDIATE",
+    level: "MUST",
+    // An Intermediate serves its subordinates' statements: public-spec-facts §2 has Trust Anchors
+    // and Intermediates publish federation_fetch_endpoint and federation_list_endpoint.
+    source: `${pub("List (intermediate); Entity Configuration (Intermediates publish federation_fetch_endpoint and federation_list_endpoint)")}; public: OpenID Federation 1.0 Subordinate Listing Request (intermediate=true: only the Immediate Subordinates that are Intermediate Entities)`,
+    text: "with intermediate=true the base list names every Immediate Subordinate whose Entity Configuration publishes federation_fetch_endpoint and federation_list_endpoint (an Intermediate), and none that publishes neither (a target that refuses intermediate with 400 unsupported_parameter is not judged)",
   },
 
   // Every base endpoint (public §2 Endpoints, Errors)
@@ -215,8 +236,8 @@ export const catalog = defineCatalog("federation", [
     id: "FED-RESOLVE-TRUST-CHAIN",
     level: "MUST",
     source:
-      "public: OpenID Federation 1.0 Resolve Response (trust_chain REQUIRED: starting with the subject, ending with the selected Trust Anchor); Resolve Entity (the resolver assembles a Trust Chain that starts with the subject's Entity Configuration and ends with the specified Trust Anchor's Entity Configuration, and verifies it); Validating a Trust Chain",
-    text: "trust_chain is a valid Trust Chain: entity-statement+jwt statements with iss, sub, jwks, iat past and exp future; the subject's Entity Configuration first, signed with its own jwks; each statement issued by the subject of the next and signed with a key of its jwks; the last the Entity Configuration of the Trust Anchor asked, signed with that anchor's key",
+      "public: OpenID Federation 1.0 Resolve Response (trust_chain REQUIRED: starting with the subject, ending with the selected Trust Anchor); Resolve Entity (the resolver assembles a Trust Chain that starts with the subject's Entity Configuration and ends with the specified Trust Anchor's Entity Configuration, and verifies it); Validating a Trust Chain; Constraints (Max Path Length Constraint)",
+    text: "trust_chain is a valid Trust Chain: entity-statement+jwt statements with iss, sub, jwks, iat past and exp future; the subject's Entity Configuration first, signed with its own jwks; each statement issued by the subject of the next and signed with a key of its jwks; the last the Entity Configuration of the Trust Anchor asked, signed with that anchor's key; no more Intermediates below a statement's issuer than its constraints.max_path_length allows",
   },
   {
     id: "FED-RESOLVE-METADATA",
@@ -578,7 +599,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-COLL-ENTITY-CLAIMS-INCLUDE",
     level: "MUST",
     source: `${D} Endpoints: Entity collection (entity_claims: when present each Entity Info MUST carry them if available)`,
-    text: "with entity_claims naming entity_types, entity_infos or trust_marks, every Entity Info carries each named claim its entity has",
+    text: "with entity_claims naming entity_types, entity_infos or trust_marks, every Entity Info carries each named claim its entity has; entity_claims naming entity_id (REQUIRED in every Entity Info) or a claim the answer without entity_claims carries is not refused as unsupported_claim",
   },
   {
     id: "FED-COLL-ENTITY-CLAIMS-EXCLUDE",
@@ -590,7 +611,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-COLL-INFO-CLAIMS-INCLUDE",
     level: "MUST",
     source: `${D} Endpoints: Entity collection (info_claims: same inclusion rules as entity_claims)`,
-    text: "with info_claims naming UI claims (display_name, description, logo_uri, ...), every Entity Type Info carries each named claim the entity's metadata for that type has",
+    text: "with info_claims naming UI claims (display_name, description, logo_uri, ...), every Entity Type Info carries each named claim the entity's metadata for that type has; info_claims naming a claim the answer without info_claims carries is not refused as unsupported_claim",
   },
   {
     id: "FED-COLL-INFO-CLAIMS-EXCLUDE",
@@ -741,6 +762,12 @@ export const catalog = defineCatalog("federation", [
     level: "MUST",
     source: `${D} Endpoints: Subordinate events (sub: Entity Identifier of the subject; negative response as JSON); Errors (the errors of the base federation specification)`,
     text: "an events request for a sub that is not an Immediate Subordinate of the target answers a 4xx error, never a 200 statement or a 5xx",
+  },
+  {
+    id: "FED-EVT-NO-SUB",
+    level: "MUST",
+    source: `${D} Endpoints: Subordinate events (sub REQUIRED; the negative response uses the errors of the base federation specification); public: OpenID Federation 1.0 Error Responses (invalid_request: the request is incomplete)`,
+    text: "an events request without sub answers a JSON error whose error is invalid_request, never a 200 statement",
   },
   {
     id: "FED-EVT-UPDATED-AGREES",

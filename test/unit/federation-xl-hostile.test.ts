@@ -103,6 +103,8 @@ beforeAll(async () => {
       case "/ta/list":
         if (q.has("entity_type")) return send(res, 500, "text/html", "<h1>oops</h1>");
         if (q.has("intermediate")) return json(res, { error: 5 }, 400);
+        // b has no Trust Mark, and a stranger is no subordinate.
+        if (q.has("trust_marked")) return json(res, [id("/b"), "https://stranger.example/x"]);
         return json(res, [id("/a"), id("/b"), id("/g")]);
       case "/ta/xl":
         if (q.has("limit"))
@@ -233,6 +235,17 @@ describe("specs/001 Extended subordinate listing (claims, filters, limits) and e
     const r = await run(byId("federation.list-filter-refused"));
     expect(r.requirements).toEqual({ "FED-LIST-FILTER-REFUSED": "violated" });
     expect(r.findings.some((f) => f.kind === "wrong-status")).toBe(true);
+  });
+
+  it("trust_marked: a subordinate without marks and a stranger listed are violations; intermediate refused with a number for error code is left to FED-LIST-FILTER-REFUSED", async () => {
+    const r = await run(byId("federation.list-boolean-filters"));
+    expect(r.requirements).toEqual({
+      "FED-LIST-TRUST-MARKED": "violated",
+      "FED-LIST-INTERMEDIATE": "skipped",
+    });
+    expect(r.findings.find((f) => f.requirements.includes("FED-LIST-TRUST-MARKED"))?.actual).toMatch(
+      /2 listed without/,
+    );
   });
 
   it("claims: metadata of the wrong type and non-mark trust_marks are violations", async () => {

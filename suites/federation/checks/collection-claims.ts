@@ -107,6 +107,28 @@ export const collectionClaimsChecks = [
           judgeEntityClaims(t, b, names, xs);
       const s = await singles(c, b, "entity_claims", ENTITY_CLAIMS, unread, judge);
       if (s === undefined) return c.skip("entity_claims is refused as unsupported_parameter", "not-offered");
+      // A claim may be refused as unsupported_claim only when the responder does not support it:
+      // entity_id is in every Entity Info (REQUIRED), and a claim its own default answer carries
+      // is one it has to give, so naming either must be answered with it (MUST carry if available).
+      for (const r of s.refused) {
+        const shown = r.name === "entity_id" ? undefined : b.entities.find((x) => x.e[r.name] !== undefined);
+        if (r.name !== "entity_id" && shown === undefined) continue;
+        t.see(
+          "FED-COLL-ENTITY-CLAIMS-INCLUDE",
+          {
+            expected: `the Entity Info objects with ${r.name} (${
+              shown === undefined
+                ? "REQUIRED in every Entity Info"
+                : `the answer without entity_claims carries it, e.g. for ${quote(shown.id, 80)}`
+            })`,
+            actual: `entity_claims ${r.name} refused as unsupported_claim (${r.res.status})`,
+            res: r.res,
+            kind: "wrong-status",
+          },
+          1,
+          shown?.res,
+        );
+      }
       // Every combination in a small collection; in a large one, as many as the page budget
       // allows, all the claims together first, then the pairs, then the triples.
       const combos = combinations(s.supported).sort((x, y) =>

@@ -191,6 +191,23 @@ export const collectionInfoClaimsChecks = [
           };
         };
       const s = await singles(c, b, "info_claims", UI_CLAIMS, unread, judge(true));
+      // A claim the responder's own default answer gives in an Entity Type Info is one it
+      // supports: refusing it as unsupported_claim does not carry it where available.
+      for (const r of s?.refused ?? []) {
+        const shown = b.entities.find((x) => [...infosOf(x.e).values()].some((i) => hasClaim(i, r.name)));
+        if (shown === undefined) continue;
+        t.see(
+          "FED-COLL-INFO-CLAIMS-INCLUDE",
+          {
+            expected: `the Entity Type Infos with ${r.name} (the answer without info_claims carries it, e.g. for ${quote(shown.id, 80)})`,
+            actual: `info_claims ${r.name} refused as unsupported_claim (${r.res.status})`,
+            res: r.res,
+            kind: "wrong-status",
+          },
+          1,
+          shown.res,
+        );
+      }
       if (s === undefined)
         for (const id of ["FED-COLL-INFO-CLAIMS-INCLUDE", "FED-COLL-INFO-CLAIMS-EXCLUDE"])
           c.skipOnly(id, "info_claims is refused as unsupported_parameter", "not-offered");

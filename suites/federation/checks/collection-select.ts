@@ -72,9 +72,16 @@ export async function select(
   return { kind: "walk", w, ok };
 }
 
+/** A claim asked alone and refused as unsupported_claim, with the refusal. */
+export interface RefusedClaim {
+  readonly name: string;
+  readonly res: HttpResponse;
+}
+
 /**
  * Asks each claim alone: those refused as unsupported_claim are left out of the combinations (the
- * document allows refusing a claim the responder does not support). Undefined when the parameter
+ * document allows refusing a claim the responder does not support) and returned in `refused`, for
+ * the caller to judge against what the responder shows it supports. Undefined when the parameter
  * itself is refused as unsupported_parameter on the first request.
  */
 export async function singles(
@@ -84,19 +91,22 @@ export async function singles(
   names: readonly string[],
   unread: string[],
   judge: (names: readonly string[]) => PageJudge,
-): Promise<{ supported: string[] } | undefined> {
+): Promise<{ supported: string[]; refused: RefusedClaim[] } | undefined> {
   const supported: string[] = [];
+  const refused: RefusedClaim[] = [];
   for (const [i, n] of names.entries()) {
     const s = await select(c, b, param, [n], judge([n]));
     if (s.kind === "unsupported_parameter" && i === 0) return undefined;
     if (s.kind === "walk") supported.push(n);
-    else if (s.kind === "unsupported_claim") c.note(`${param}=${n} is refused as unsupported_claim`);
-    else
+    else if (s.kind === "unsupported_claim") {
+      c.note(`${param}=${n} is refused as unsupported_claim`);
+      refused.push({ name: n, res: s.res });
+    } else
       unread.push(
         s.kind === "unread" ? s.why : `${param}=${n}: unsupported_parameter after the first request`,
       );
   }
-  return { supported };
+  return { supported, refused };
 }
 
 /** A finding about one Entity Info, with the page that carried it. */

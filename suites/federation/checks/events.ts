@@ -77,7 +77,13 @@ const statementChecks = [
     id: "federation.events",
     title:
       "the events endpoint answers each subordinate with an entity-events-statement+jwt signed by a key of the Entity Configuration, iss the target, sub as asked, whose events have iat and a known type, registration never with an update at its time; an unknown sub is a JSON 4xx",
-    requirements: [...PER_SUBORDINATE, "FED-EVT-INFO-URI-HTTPS", "FED-EVT-ERROR-JSON", "FED-EVT-UNKNOWN-SUB"],
+    requirements: [
+      ...PER_SUBORDINATE,
+      "FED-EVT-INFO-URI-HTTPS",
+      "FED-EVT-ERROR-JSON",
+      "FED-EVT-UNKNOWN-SUB",
+      "FED-EVT-NO-SUB",
+    ],
     timeoutMs: 120_000,
     async run(c) {
       const f = new Fed(c);
@@ -85,22 +91,40 @@ const statementChecks = [
       const url = await f.endpoint("federation_subordinate_events_endpoint");
       const get = (sub: string, label: string): Promise<HttpResponse> =>
         c.http.get(withQuery(url, [["sub", sub]]), { label, tags: [TAG.events] });
-      // An unknown subject: a JSON 4xx error.
-      const unknown = await get(
-        `${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`,
-        "events of an unknown sub",
-      );
-      c.check("FED-EVT-UNKNOWN-SUB", unknown.status >= 400 && unknown.status < 500, {
-        expected: "a 4xx error",
-        actual: `${unknown.status}`,
-        res: unknown,
-        kind: unknown.status < 300 ? "accepted" : "wrong-status",
+      // Subjects that are no Immediate Subordinate: an unknown one, and the target itself (an
+      // entity it knows, never its own subordinate). Each a JSON 4xx error.
+      const probes = [
+        [`${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`, "an unknown sub"],
+        [f.entityId, "the target's own Entity Identifier as sub"],
+      ] as const;
+      const unknowns: HttpResponse[] = [];
+      for (const [sub, what] of probes) unknowns.push(await get(sub, `events of ${what}`));
+      await c.each("FED-EVT-UNKNOWN-SUB", [0, 1] as const, "sub", (i) => {
+        const res = unknowns[i] as HttpResponse;
+        return res.status >= 400 && res.status < 500
+          ? undefined
+          : {
+              expected: `a 4xx error for ${probes[i][1]}`,
+              actual: `${res.status}`,
+              res,
+              kind: res.status < 300 ? "accepted" : "wrong-status",
+            };
+      });
+      // No sub at all: the request is incomplete.
+      const ns = await c.http.get(url, { label: "events without sub", tags: [TAG.events] });
+      unknowns.push(ns);
+      const nsError = isObject(ns.json) ? ns.json.error : undefined;
+      c.check("FED-EVT-NO-SUB", ns.status >= 400 && nsError === "invalid_request", {
+        expected: "an error answer with error invalid_request",
+        actual: `${ns.status} error ${quote(nsError ?? null)}`,
+        res: ns,
+        kind: ns.status < 400 ? "accepted" : nsError === undefined ? "missing" : "wrong-code",
       });
       const listed = await baseList(c, f);
       // The unknown sub was judged without the list (and its error answer is judged here);
       // what needs the subordinates cannot be.
       if (listed === undefined) {
-        await judgeErrors(c, [unknown]);
+        await judgeErrors(c, unknowns);
         for (const id of [...PER_SUBORDINATE, "FED-EVT-INFO-URI-HTTPS"])
           c.skipOnly(id, "the base list is not a list: see FED-LIST-OK", "dependency");
         return;
@@ -108,7 +132,7 @@ const statementChecks = [
       const subs = listed.slice(0, c.profile.walk.fetchMax);
       const answers: { sub: string; res: HttpResponse }[] = [];
       for (const sub of subs) answers.push({ sub, res: await get(sub, `events of ${sub}`) });
-      await judgeErrors(c, [unknown, ...answers.map((a) => a.res)]);
+      await judgeErrors(c, [...unknowns, ...answers.map((a) => a.res)]);
       const statements: Statement[] = [];
       await c.each("FED-EVT-OK", answers, "subordinate", ({ sub, res }): Details | undefined => {
         const d = decodeStatement(res.text);

@@ -219,7 +219,13 @@ export const fromUnknownChecks = [
       const url = await f.endpoint("federation_extended_list_endpoint");
       const first = await walkFirstPage(c, url);
       const forged = [`idconform-${c.runId.slice(-6)}-never-issued`];
-      if (first !== undefined) forged.push(tamper(first));
+      if (first !== undefined) {
+        // A next changed in its middle, in its last character, and with a character added before
+        // and after it: values the target never issued. A target whose cursors are Entity
+        // Identifiers could name a real subordinate by a changed one: those are left out.
+        const ids = new Set((await baseList(c, f)) ?? []);
+        for (const t of tampered(first)) if (t !== first && !ids.has(t)) forged.push(t);
+      }
       await c.each("FED-XL-FROM-UNKNOWN", forged, "forged from", async (from) => {
         const res = await c.http.get(
           // Without limit: a target that refuses limit (FED-XL-PAGING-UNDERSTOOD) still answers this.
@@ -266,11 +272,25 @@ async function walkFirstPage(
   return typeof next === "string" && next !== "" ? next : undefined;
 }
 
-/** A real cursor with one character changed in its middle (base64url stays base64url). */
-function tamper(next: string): string {
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * A real cursor changed four ways, each a value the target never issued: one character of its
+ * middle changed, its last character changed to the next of the base64url alphabet (bits base64url
+ * decoding may drop, so a lenient decoder reads the same bytes), and a `~` put before it and after
+ * it (a decoder that matches a cursor's form anywhere in the value, not as the whole of it).
+ */
+export function tampered(next: string): string[] {
   const i = Math.floor(next.length / 2);
   const ch = next[i] === "A" ? "B" : "A";
-  return `${next.slice(0, i)}${ch}${next.slice(i + 1)}`;
+  const last = next.slice(-1);
+  const bumped = B64URL[(B64URL.indexOf(last) + 1) % B64URL.length] as string;
+  return [
+    `${next.slice(0, i)}${ch}${next.slice(i + 1)}`,
+    `${next.slice(0, -1)}${bumped}`,
+    `~${next}`,
+    `${next}~`,
+  ];
 }
 
 /** The extras FED-XL-PRACTICAL-LIMIT asks for on every entry: a statement, and both timestamps. */

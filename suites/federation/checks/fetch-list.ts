@@ -130,24 +130,42 @@ export const fetchListChecks = [
       "FED-FETCH-CLAIMS",
       "FED-FETCH-NO-AUTHORITY-HINTS",
       "FED-FETCH-NOT-FOUND",
+      "FED-FETCH-NO-SUB",
       "FED-EC-TRUST-MARKS",
     ],
     async run(c) {
       const f = new Fed(c);
       const ec = await f.trusted();
       const fetchUrl = await f.endpoint("federation_fetch_endpoint");
-      // An unknown subject first: it needs no list.
-      const unknown = `${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`;
-      const nf = await c.http.get(withQuery(fetchUrl, [["sub", unknown]]), {
-        label: "fetch of an unknown sub",
-        tags: [TAG.fetch],
+      // Subjects that are no Immediate Subordinate first: they need no list. An unknown one, and
+      // the target itself (an entity it knows, but never its own subordinate).
+      const notSubordinates = [
+        [`${f.entityId.replace(/\/+$/, "")}/idconform-unknown-${c.runId.slice(-6)}`, "an unknown sub"],
+        [f.entityId, "the target's own Entity Identifier as sub"],
+      ] as const;
+      await c.each("FED-FETCH-NOT-FOUND", notSubordinates, "sub", async ([sub, what]) => {
+        const nf = await c.http.get(withQuery(fetchUrl, [["sub", sub]]), {
+          label: `fetch of ${what}`,
+          tags: [TAG.fetch],
+        });
+        const nfError = (nf.json as { error?: unknown } | undefined)?.error;
+        return nf.status >= 400 && nfError === "not_found"
+          ? undefined
+          : {
+              expected: `an error answer with error not_found for ${what}`,
+              actual: `${nf.status} error ${quote(nfError ?? null)}`,
+              res: nf,
+              kind: nf.status < 400 ? "accepted" : nfError === undefined ? "missing" : "wrong-code",
+            };
       });
-      const nfError = (nf.json as { error?: unknown } | undefined)?.error;
-      c.check("FED-FETCH-NOT-FOUND", nf.status >= 400 && nfError === "not_found", {
-        expected: "an error answer with error not_found",
-        actual: `${nf.status} error ${quote(nfError ?? null)}`,
-        res: nf,
-        kind: nf.status < 400 ? "accepted" : nfError === undefined ? "missing" : "wrong-code",
+      // No sub at all: the request is incomplete.
+      const ns = await c.http.get(fetchUrl, { label: "fetch without sub", tags: [TAG.fetch] });
+      const nsError = (ns.json as { error?: unknown } | undefined)?.error;
+      c.check("FED-FETCH-NO-SUB", ns.status >= 400 && nsError === "invalid_request", {
+        expected: "an error answer with error invalid_request",
+        actual: `${ns.status} error ${quote(nsError ?? null)}`,
+        res: ns,
+        kind: ns.status < 400 ? "accepted" : nsError === undefined ? "missing" : "wrong-code",
       });
       const listed = await baseList(c, f, true);
       // The unknown sub was judged without the list; what needs its subordinates cannot be.

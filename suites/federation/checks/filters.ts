@@ -5,7 +5,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
-import { isObject } from "../statements.js";
+import { isObject, type Json } from "../statements.js";
 import {
   declaredTypes,
   MarkJudge,
@@ -13,7 +13,7 @@ import {
   type SubordinateConfigurations,
 } from "../subordinates.js";
 import { walkExtendedList } from "../walk.js";
-import { getList, listJson, listMaxBytes, withQuery } from "./fetch-list.js";
+import { baseList, getList, listJson, listMaxBytes, withQuery } from "./fetch-list.js";
 
 /** Most filter values tried: a hostile federation may declare any number of types. */
 const MAX_VALUES = 20;
@@ -101,6 +101,74 @@ async function judgeAll(c: Ctx, id: string, requests: readonly Details[][], what
 }
 
 const some = (ids: readonly string[]): string => ids.slice(0, 3).join(", ") + (ids.length > 3 ? ", …" : "");
+
+/**
+ * Whether an Entity Configuration shows an Intermediate: Trust Anchors and Intermediates publish
+ * federation_fetch_endpoint and federation_list_endpoint (public-spec-facts §2), an entity
+ * without subordinates neither. One with only one of them is left unjudged.
+ */
+function intermediateKind(ec: Json): "intermediate" | "leaf" | "unknown" {
+  const metadata = isObject(ec.metadata) ? ec.metadata : {};
+  const fe = isObject(metadata.federation_entity) ? metadata.federation_entity : {};
+  const fetch = typeof fe.federation_fetch_endpoint === "string";
+  const list = typeof fe.federation_list_endpoint === "string";
+  return fetch && list ? "intermediate" : !fetch && !list ? "leaf" : "unknown";
+}
+
+/**
+ * One base list request with a boolean filter, judged against what it should choose among the
+ * unfiltered list's ids (`all`): every `chosen` one, and none of the other `judged` ones.
+ */
+async function judgeListFilter(
+  c: Ctx,
+  id: string,
+  listUrl: string,
+  name: string,
+  sets: { all: ReadonlySet<string>; judged: ReadonlySet<string>; chosen: ReadonlySet<string> },
+  what: string,
+): Promise<void> {
+  const label = `${name}=true`;
+  const res = await getList(c, withQuery(listUrl, [[name, "true"]]), { label: `base list, ${label}` });
+  if ("over" in res)
+    return void c.check(id, false, {
+      expected: `the base list with ${label}: a JSON array of Entity Identifier strings`,
+      actual: res.over,
+      kind: "malformed",
+    });
+  if (refusedUnsupported(res))
+    return c.skipOnly(
+      id,
+      `not offered: the base list refuses ${name} with 400 unsupported_parameter`,
+      "not-offered",
+    );
+  if (res.status !== 200)
+    return c.skipOnly(
+      id,
+      `the base list with ${label} answered ${res.status}: see FED-LIST-FILTER-REFUSED`,
+      "dependency",
+    );
+  const read = listJson(c, res);
+  const got = Array.isArray(read.json) ? (read.json as unknown[]) : undefined;
+  if (got === undefined || !got.every((x) => typeof x === "string"))
+    return void c.check(id, false, {
+      expected: `the base list with ${label}: a JSON array of Entity Identifier strings`,
+      actual: read.error ?? quote(read.json ?? null, 200),
+      res,
+      kind: "malformed",
+    });
+  const { extra, missing } = compare(got as string[], sets.all, sets.judged, sets.chosen);
+  c.check(id, extra.length === 0 && missing.length === 0, {
+    expected: `${label}: every Immediate Subordinate with ${what}, and no other`,
+    actual: [
+      extra.length > 0 ? `${extra.length} listed without (${some(extra)})` : "",
+      missing.length > 0 ? `${missing.length} with it left out (${some(missing)})` : "",
+    ]
+      .filter(Boolean)
+      .join("; "),
+    res,
+    kind: extra.length > 0 ? "accepted" : "missing",
+  });
+}
 
 /**
  * specs/001 Endpoints: Extended subordinate listing (the base list's parameters, entity_type and
@@ -313,6 +381,64 @@ export const filterChecks = [
           "FED-XL-TRUST-MARK-TYPE",
           `${uncertain.size} subordinate(s) with a Trust Mark that could not be judged (issuer unreachable, or exp within the leeway), e.g. ${[...uncertain][0]}`,
         );
+    },
+  }),
+  defineCheck<FederationProfile>({
+    id: "federation.list-boolean-filters",
+    title:
+      "with trust_marked=true the base list names exactly the Immediate Subordinates holding a verified, unexpired Trust Mark, and with intermediate=true exactly the Intermediates (or refuses the filter with 400 unsupported_parameter)",
+    requirements: ["FED-LIST-TRUST-MARKED", "FED-LIST-INTERMEDIATE"],
+    timeoutMs: 120_000,
+    async run(c) {
+      const f = new Fed(c);
+      await f.trusted();
+      const listUrl = await f.endpoint("federation_list_endpoint");
+      const ids = await baseList(c, f);
+      if (ids === undefined) return c.skip("the base list is not a list: see FED-LIST-OK", "dependency");
+      const ecs = await subordinateConfigurations(c, ids);
+      const all = new Set(ids);
+      // trust_marked: an entity whose marks could not all be judged (an issuer unreachable, an
+      // element not {trust_mark_type, trust_mark}), and none verified, is left alone.
+      const judge = new MarkJudge(c);
+      const marked = { all, judged: new Set<string>(), chosen: new Set<string>() };
+      const uncertain: string[] = [];
+      for (const [id, ec] of ecs.read) {
+        const h = await judge.holdings(id, ec);
+        if (h.valid.size > 0) marked.chosen.add(id);
+        const listed = Array.isArray(ec.trust_marks) ? ec.trust_marks.length : 0;
+        const malformed = listed > MarkJudge.typesListed(ec).length;
+        if (h.valid.size > 0 || (h.uncertain.size === 0 && !malformed)) marked.judged.add(id);
+        else uncertain.push(id);
+      }
+      await judgeListFilter(
+        c,
+        "FED-LIST-TRUST-MARKED",
+        listUrl,
+        "trust_marked",
+        marked,
+        "a verified, unexpired Trust Mark",
+      );
+      partlyRead(c, "FED-LIST-TRUST-MARKED", ecs);
+      if (uncertain.length > 0)
+        c.partly(
+          "FED-LIST-TRUST-MARKED",
+          `${uncertain.length} subordinate(s) with a Trust Mark that could not be judged (not {trust_mark_type, trust_mark}, issuer unreachable, or exp within the leeway), e.g. ${uncertain[0]}`,
+        );
+      const kinds = { all, judged: new Set<string>(), chosen: new Set<string>() };
+      for (const [id, ec] of ecs.read) {
+        const k = intermediateKind(ec);
+        if (k !== "unknown") kinds.judged.add(id);
+        if (k === "intermediate") kinds.chosen.add(id);
+      }
+      await judgeListFilter(
+        c,
+        "FED-LIST-INTERMEDIATE",
+        listUrl,
+        "intermediate",
+        kinds,
+        "federation_fetch_endpoint and federation_list_endpoint (an Intermediate)",
+      );
+      partlyRead(c, "FED-LIST-INTERMEDIATE", ecs);
     },
   }),
   defineCheck<FederationProfile>({

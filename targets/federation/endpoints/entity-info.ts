@@ -6,10 +6,15 @@ import { matches } from "./locale.js";
 /** The Entity Type Info claims of specs/001 (Entity Type Info object; Mapping). */
 export const INFO_CLAIMS = [
   "display_name",
+  // Stryker disable next-line StringLiteral: a responder may support fewer Entity Type Info claims: specs/001 has info_claims naming an unsupported claim refused with unsupported_claim, and the responder chooses the claims when info_claims is absent; each variant is such a responder (the claim neither given by default nor accepted)
   "description",
+  // Stryker disable next-line StringLiteral: the same (see description)
   "keywords",
+  // Stryker disable next-line StringLiteral: the same (see description)
   "logo_uri",
+  // Stryker disable next-line StringLiteral: the same (see description)
   "policy_uri",
+  // Stryker disable next-line StringLiteral: the same (see description)
   "information_uri",
 ];
 /** The Entity Info claims of specs/001 (Entity Info object). */
@@ -69,7 +74,9 @@ function typeInfo(
     for (const [key, value] of Object.entries(md)) {
       if (key === source) {
         const joined = name === "keywords" && Array.isArray(value) && faults.has("coll-keywords-joined");
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: fault machinery: the untagged value is left out only under coll-locale-drops-untagged (the false variant of the whole test, silenced with them, is killed by federation.collection-info-claims)
         if (req.locales === undefined || !faults.has("coll-locale-drops-untagged"))
+          // Stryker disable next-line StringLiteral: fault machinery: keywords are joined only under coll-keywords-joined
           out[name] = joined ? value.join(", ") : value;
       } else if (key.startsWith(`${source}#`)) {
         const tag = key.slice(source.length + 1);
@@ -84,6 +91,7 @@ function typeInfo(
   return Object.keys(out).length === 0 && faults.has("coll-infos-null-for-bare-type") ? null : out;
 }
 
+// Stryker disable all: query's matching semantics are the responder's (specs/001 Endpoints: Entity collection, query), so is the text a query is matched against
 /** Text the collection's `query` matches: the identifier and every display name. */
 export function searchText(e: Entity): string {
   const parts = [e.id];
@@ -96,6 +104,7 @@ export function searchText(e: Entity): string {
   return parts.join("\n").toLowerCase();
 }
 
+// Stryker restore all
 /**
  * One Entity Info object (specs/001 Entity Info object): entity_id; entity_types, every type
  * the entity's Entity Configuration declares; entity_infos, for the requested types (and
@@ -114,11 +123,13 @@ export function entityInfo(ctx: FedContext, e: Entity, req: InfoRequest): Record
   const idDropped =
     asked !== undefined && !asked.includes("entity_id") && faults.has("coll-entity-claims-drops-entity-id");
   const out: Record<string, unknown> = idDropped ? {} : { entity_id: e.id };
+  // Stryker disable ConditionalExpression,LogicalOperator,StringLiteral: entity_infos is OPTIONAL and specs/001 (Entity Info object) names no entity type it must describe, only that with entity_type no other type but federation_entity may appear: each variant describes fewer types (none but federation_entity, or without it), a responder's choice. Silenced with them and killed (federation.collection-filters, federation.collection-info-claims): the variants describing every type whatever entity_type asks, or none
   const allTypes =
     req.entityTypes.length === 0 ||
     faults.has("coll-infos-unrequested-types") ||
     faults.has("coll-entity-type-ignored");
   const infoTypes = types.filter((t) => allTypes || req.entityTypes.includes(t) || t === "federation_entity");
+  // Stryker restore ConditionalExpression,LogicalOperator,StringLiteral
   const infos = Object.fromEntries(infoTypes.map((t) => [t, typeInfo(ctx, t, metadata[t] ?? {}, req)]));
   const typesOmitted = asked === undefined && faults.has("coll-entity-types-omitted");
   if (wanted("entity_types") && !typesOmitted)
@@ -126,6 +137,7 @@ export function entityInfo(ctx: FedContext, e: Entity, req: InfoRequest): Record
   if (wanted("entity_infos")) out.entity_infos = infos;
   const marksAsked =
     wanted("trust_marks") && !(asked !== undefined && faults.has("coll-entity-claims-no-trust-marks"));
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an entity without Trust Marks then carries trust_marks [], which says as much as no trust_marks (specs/001 Entity Info object: trust_marks OPTIONAL, an array). Silenced with them and killed (federation.collection-entity-claims): the whole test true or false, and <= 0
   if (marksAsked && e.trustMarks.length > 0) {
     out.trust_marks = faults.has("coll-trust-marks-strings")
       ? e.trustMarks.map((m) => m.jwt)

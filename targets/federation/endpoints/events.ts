@@ -7,6 +7,7 @@ import { subordinate } from "./fetch.js";
 import type { EndpointRequest } from "./request.js";
 
 /** Where the federation documents its event types for End-Users (served by the target). */
+// Stryker disable next-line StringLiteral: the document's path is the operator's choice (specs/001 Event object: information_uri, any URL); the origin alone is still an absolute https URL
 export const EVENTS_DOC_PATH = "/docs/federation-events";
 
 /** The events of a history as the statement carries them (specs/001 Event object). */
@@ -20,7 +21,9 @@ function serialize(ctx: FedContext, history: readonly EventRecord[]): Record<str
     out.push({
       iat: h.iat,
       event,
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral: event_description is an OPTIONAL free-text member (specs/001 Event object); an undefined one is left out of the JSON
       ...(h.description !== undefined ? { event_description: h.description } : {}),
+      // Stryker disable next-line EqualityOperator,StringLiteral: information_uri is OPTIONAL on every event (specs/001 Event object); which events link the document is the operator's choice
       ...(h.event !== "registration" ? { information_uri: doc } : {}),
     });
     if (h.event === "registration" && faults.has("evt-registration-with-jwks-update")) {
@@ -44,20 +47,23 @@ export async function eventsEndpoint(ctx: FedContext, r: EndpointRequest): Promi
       ? r.query.over(r.params)
       : r.params;
   try {
-    const sub = p.one("sub");
+    // A fault: a missing sub read as the empty identifier.
+    const sub = faults.has("evt-no-sub-not-found") ? (p.one("sub") ?? "") : p.one("sub");
     if (sub === undefined) throw invalidRequest("sub is required");
     const e: Entity | undefined = subordinate(ctx, r.entity.id, sub);
     if (!e && !faults.has("evt-unknown-sub-empty")) {
       throw new FedError(404, "not_found", "no Immediate Subordinate with that identifier");
     }
+    // Stryker disable next-line ArrayDeclaration: fault machinery: e is undefined here only under evt-unknown-sub-empty
     const history = e ? historyOf(e) : [];
     const now = ctx.now();
-    const latest = Math.max(0, ...history.map((h) => h.iat));
     const claims: Record<string, unknown> = {
       iss: r.entity.id,
       ...(faults.has("evt-no-sub") ? {} : { sub }),
       iat: now,
-      exp: faults.has("evt-exp-from-history") ? latest + 86_400 : now + LIMITS.eventsLifetime,
+      exp: faults.has("evt-exp-from-history")
+        ? Math.max(0, ...history.map((h) => h.iat)) + 86_400
+        : now + LIMITS.eventsLifetime,
       [faults.has("evt-events-claim-name") ? "events" : "federation_registration_events"]: serialize(
         ctx,
         history,
@@ -72,6 +78,7 @@ export async function eventsEndpoint(ctx: FedContext, r: EndpointRequest): Promi
       faults.has("evt-content-type-jwt") ? "application/jwt" : "application/entity-events-statement+jwt",
     );
   } catch (err) {
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression: equivalent: app.ts answers a FedError rethrown from here with the same errorResponse, and nothing here throws another error
     if (!(err instanceof FedError)) throw err;
     if (faults.has("evt-errors-plain-text")) return textError(err.status, err.description);
     return errorResponse(err);

@@ -4,8 +4,8 @@ import { signStatement, statementClaims } from "../statements/subordinate-statem
 import type { EndpointRequest } from "./request.js";
 
 /** The Immediate Subordinate `sub` of `issuer`, or undefined. */
-export function subordinate(ctx: FedContext, issuerId: string, sub: string | undefined) {
-  const e = sub === undefined ? undefined : ctx.registry.get(sub);
+export function subordinate(ctx: FedContext, issuerId: string, sub: string) {
+  const e = ctx.registry.get(sub);
   return e && e.superiors.includes(issuerId) ? e : undefined;
 }
 
@@ -17,7 +17,8 @@ export function subordinate(ctx: FedContext, issuerId: string, sub: string | und
 export async function fetchEndpoint(ctx: FedContext, r: EndpointRequest): Promise<Response> {
   const { faults } = ctx;
   try {
-    const sub = r.params.one("sub");
+    // A fault: a missing sub read as the empty identifier.
+    const sub = faults.has("fetch-no-sub-not-found") ? (r.params.one("sub") ?? "") : r.params.one("sub");
     if (sub === undefined) throw invalidRequest("sub is required");
     const e = subordinate(ctx, r.entity.id, sub);
     if (!e) {
@@ -32,7 +33,9 @@ export async function fetchEndpoint(ctx: FedContext, r: EndpointRequest): Promis
       faults.has("fetch-content-type-jwt") ? "application/jwt" : "application/entity-statement+jwt",
     );
   } catch (err) {
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression: equivalent: app.ts answers a FedError rethrown from here with the same errorResponse, and nothing here throws another error
     if (!(err instanceof FedError)) throw err;
+    // Stryker disable next-line ObjectLiteral: fault machinery: both options differ from the defaults only under fetch-error-no-description or fetch-not-found-400
     return errorResponse(err, {
       bare: faults.has("fetch-error-no-description"),
       ...(err.error === "not_found" && faults.has("fetch-not-found-400") ? { status: 400 } : {}),

