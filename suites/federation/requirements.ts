@@ -159,7 +159,7 @@ export const catalog = defineCatalog("federation", [
     id: "FED-FETCH-NOT-FOUND",
     level: "MUST",
     source: pub("Fetch (unknown sub gives not_found)"),
-    text: "fetch with a sub the target has no Immediate Subordinate for answers an error whose error is not_found (its 404 status is judged by FED-ERROR-STATUS)",
+    text: "fetch with a sub the target does not know answers an error whose error is not_found, and with its own Entity Identifier (no Immediate Subordinate of itself) an error not_found or invalid_request, never a statement (the status is judged by FED-ERROR-STATUS)",
   },
   {
     id: "FED-FETCH-NO-SUB",
