@@ -50,7 +50,8 @@ export async function readAnswer(
     : { res, header: {}, payload: {}, unread: d.why };
 }
 
-export const errorOf = (res: HttpResponse): unknown => (isObject(res.json) ? res.json.error : undefined);
+export { errorOf } from "./refusal.js";
+import { errorOf } from "./refusal.js";
 
 /** What is wrong with a resolve response's form (Resolve Response), undefined when nothing. */
 export async function responseProblem(

@@ -2,7 +2,7 @@ import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { FederationProfile } from "../profile.js";
 import { TAG } from "../observers.js";
-import { isObject } from "../statements.js";
+import { refusalProblem } from "../refusal.js";
 import {
   collectionBasis,
   collectionTarget,
@@ -178,24 +178,11 @@ export const collectionClaimsChecks = [
         for (const names of [[unknown], [known, unknown]]) {
           const res = await ask(names);
           judged++;
-          const error = isObject(res.json) ? res.json.error : undefined;
-          c.check(
-            "FED-COLL-UNSUPPORTED-CLAIM",
-            res.status >= 400 && res.status < 500 && error === "unsupported_claim",
-            {
-              expected: `an error unsupported_claim for ${param} ${names.join(" ")}`,
-              actual: `${res.status} error ${quote(error ?? null)}`,
-              res,
-              kind:
-                res.status < 300
-                  ? "accepted"
-                  : res.status >= 500
-                    ? "wrong-status"
-                    : error === undefined
-                      ? "missing"
-                      : "wrong-code",
-            },
-          );
+          const problem = refusalProblem(res, ["unsupported_claim"], {
+            expected: `an error unsupported_claim for ${param} ${names.join(" ")}`,
+            clientError: true,
+          });
+          c.check("FED-COLL-UNSUPPORTED-CLAIM", problem === undefined, problem);
         }
       }
       if (judged === 0)

@@ -6,6 +6,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed, readEntityConfiguration, STATEMENT_TYPE, wellKnownUrl, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
+import { refusalProblem } from "../refusal.js";
 import { isObject, type Json } from "../statements.js";
 import { withQuery } from "./fetch-list.js";
 import { noteWalked, PROPERTY_PAGES, releaseWalk, smallestLimit, Tally, withoutBody } from "../walk.js";
@@ -448,20 +449,8 @@ export const collectionChecks = [
           label: `collection, unknown ${param}`,
           tags: [TAG.collection],
         });
-        const error = isObject(res.json) ? res.json.error : undefined;
-        c.check(id, res.status >= 400 && res.status < 500 && error === code, {
-          expected: `an error ${code}`,
-          actual: `${res.status} error ${quote(error ?? null)}`,
-          res,
-          kind:
-            res.status < 300
-              ? "accepted"
-              : res.status >= 500
-                ? "wrong-status"
-                : error === undefined
-                  ? "missing"
-                  : "wrong-code",
-        });
+        const problem = refusalProblem(res, [code], { expected: `an error ${code}`, clientError: true });
+        c.check(id, problem === undefined, problem);
       }
     },
   }),

@@ -6,6 +6,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import type { FederationProfile } from "../profile.js";
 import { Fed, STATEMENT_TYPE, typeIs, wellKnownUrl, type Ctx } from "../client.js";
 import { TAG } from "../observers.js";
+import { refusalProblem } from "../refusal.js";
 import {
   decodeStatement,
   keysOf,
@@ -154,25 +155,16 @@ export const fetchListChecks = [
           label: `fetch of ${what}`,
           tags: [TAG.fetch],
         });
-        const nfError = (nf.json as { error?: unknown } | undefined)?.error;
-        return nf.status >= 400 && (codes as readonly unknown[]).includes(nfError)
-          ? undefined
-          : {
-              expected: `an error answer with error ${codes.join(" or ")} for ${what}`,
-              actual: `${nf.status} error ${quote(nfError ?? null)}`,
-              res: nf,
-              kind: nf.status < 400 ? "accepted" : nfError === undefined ? "missing" : "wrong-code",
-            };
+        return refusalProblem(nf, codes, {
+          expected: `an error answer with error ${codes.join(" or ")} for ${what}`,
+        });
       });
       // No sub at all: the request is incomplete.
       const ns = await c.http.get(fetchUrl, { label: "fetch without sub", tags: [TAG.fetch] });
-      const nsError = (ns.json as { error?: unknown } | undefined)?.error;
-      c.check("FED-FETCH-NO-SUB", ns.status >= 400 && nsError === "invalid_request", {
+      const noSub = refusalProblem(ns, ["invalid_request"], {
         expected: "an error answer with error invalid_request",
-        actual: `${ns.status} error ${quote(nsError ?? null)}`,
-        res: ns,
-        kind: ns.status < 400 ? "accepted" : nsError === undefined ? "missing" : "wrong-code",
       });
+      c.check("FED-FETCH-NO-SUB", noSub === undefined, noSub);
       const listed = await baseList(c, f, true);
       // The unknown sub was judged without the list; what needs its subordinates cannot be.
       if (listed === undefined) {

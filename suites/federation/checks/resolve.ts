@@ -14,6 +14,7 @@ import {
   type Judged,
 } from "../resolve-judge.js";
 import { ResolveMarkJudge } from "../resolve-marks.js";
+import { refusalProblem } from "../refusal.js";
 import {
   chooseSubjects,
   Configurations,
@@ -291,21 +292,10 @@ async function errorProbes(
   }
   await c.each("FED-RESOLVE-ERRORS", probes, "error probe", async (p) => {
     const res = await c.http.get(withQuery(url, p.params), { label: p.label, tags: [TAG.resolve] });
-    const error = errorOf(res);
-    return res.status >= 400 && res.status < 500 && typeof error === "string" && p.codes.includes(error)
-      ? undefined
-      : {
-          expected: `an error answer (4xx) with error ${p.codes.join(" or ")}`,
-          actual: `${res.status} error ${quote(error ?? null)} (${p.label})`,
-          res,
-          kind:
-            res.status < 400
-              ? "accepted"
-              : res.status >= 500
-                ? "wrong-status"
-                : error === undefined
-                  ? "missing"
-                  : "wrong-code",
-        };
+    return refusalProblem(res, p.codes, {
+      expected: `an error answer (4xx) with error ${p.codes.join(" or ")}`,
+      actual: `${res.status} error ${quote(errorOf(res) ?? null)} (${p.label})`,
+      clientError: true,
+    });
   });
 }
