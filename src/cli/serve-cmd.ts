@@ -71,6 +71,11 @@ export async function targetCommand(argv: string[]): Promise<number> {
  * serves nothing and prints one token signed as the run's mock signs them.
  */
 export async function mockCommand(argv: string[]): Promise<number> {
+  // The mock Transmitter has options of its own (--delivery, --public-url, --emit): mocks/transmitter/cli.ts.
+  if (argv[0] === "transmitter") {
+    const m = (await loadMock("transmitter")) as { command?: (argv: string[]) => Promise<number> };
+    if (m.command) return m.command(argv.slice(1));
+  }
   const { values, positionals } = parse(
     argv,
     {
