@@ -170,7 +170,7 @@ export async function openSuite(o: InProcessOptions): Promise<SuiteSession> {
 
   const finish: SuiteSession["finish"] = (results, f = {}) => {
     const complete = f.complete ?? results.length === checks.length;
-    const observed = observerResults(o.suite, observers, results, { complete });
+    const observed = observerResults(o.suite, observers, results, { complete, profile: section });
     const all = [...results.map(({ observations: _o, ...r }) => r), ...observed];
     const catalog: CatalogEntry[] = manifest.catalog.requirements.map((r) => ({
       id: r.id,

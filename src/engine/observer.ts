@@ -51,6 +51,13 @@ export interface ObserverDefinition<P = unknown> {
   applies(ex: ObservedExchange, profile: P): boolean;
   /** `undefined` when the exchange meets the rule; otherwise what is wrong. */
   judge(ex: ObservedExchange, profile: P): ObservedViolation | undefined;
+  /**
+   * Why the rule cannot apply to a target with this profile (a push rule for a Receiver that
+   * polls), or `undefined`. A run that saw no exchange of the kind then skips the requirement as
+   * `not-offered` with this reason, rather than as not observed. An exchange it does see is
+   * still judged.
+   */
+  notApplicable?(profile: P): string | undefined;
 }
 
 export function defineObserver<P>(o: ObserverDefinition<P>): ObserverDefinition<P> {
@@ -161,9 +168,9 @@ export const OBSERVER_SECTION = "Every exchange of the run (observers)";
  */
 export function observerResults(
   suite: string,
-  observers: readonly Pick<ObserverDefinition, "id" | "title" | "requirement">[],
+  observers: readonly Pick<ObserverDefinition, "id" | "title" | "requirement" | "notApplicable">[],
   checks: readonly CheckResult[],
-  o: { readonly complete: boolean },
+  o: { readonly complete: boolean; readonly profile?: unknown },
 ): CheckResult[] {
   return observers.map((obs) => {
     let seen = 0;
@@ -225,12 +232,16 @@ export function observerResults(
       });
     } else if (seen === 0) {
       outcome = "skipped";
+      const na = o.profile === undefined ? undefined : obs.notApplicable?.(o.profile);
       findings.push({
         requirements: [obs.requirement],
         outcome: "skipped",
-        message: "not observed: no exchange of this run is one the rule speaks of",
+        message:
+          na === undefined
+            ? "not observed: no exchange of this run is one the rule speaks of"
+            : `not offered: ${na}`,
         exchanges: [],
-        skipKind: "other",
+        skipKind: na === undefined ? "other" : "not-offered",
       });
     } else if (!o.complete) {
       outcome = "skipped";

@@ -381,7 +381,7 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
       s.name,
       (s.observers ?? []).filter((o) => matchesGrep(o.requirement, grep)),
       reporter.results,
-      { complete },
+      { complete, profile: profile.suites[s.name] },
     ),
   );
   const checks = [...reporter.results.map(({ observations: _o, ...r }) => r), ...observed];

@@ -117,6 +117,21 @@ describe("observers (honesty rule 7: every response judged)", () => {
     const none = observerResults("unit", [noStore], [], { complete: true })[0]!;
     expect(none.requirements).toEqual({ "U-NO-STORE": "skipped" });
     expect(none.findings[0]?.message).toMatch(/^not observed/);
+    expect(none.findings[0]?.skipKind).toBe("other");
+
+    // A rule the profile makes inapplicable (push answers of a Receiver that polls) is not offered.
+    const pushOnly = {
+      ...noStore,
+      notApplicable: (p: unknown) => (p === "poll" ? "the target polls" : undefined),
+    };
+    const na = observerResults("unit", [pushOnly], [], { complete: true, profile: "poll" })[0]!;
+    expect(na.requirements).toEqual({ "U-NO-STORE": "skipped" });
+    expect(na.findings[0]).toMatchObject({
+      message: "not offered: the target polls",
+      skipKind: "not-offered",
+    });
+    const applies = observerResults("unit", [pushOnly], [], { complete: true, profile: "push" })[0]!;
+    expect(applies.findings[0]?.skipKind).toBe("other");
   });
 
   it("redacts what an observer quotes, and a failing observer is a harness fault, not a verdict", async () => {
