@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { runWithPeak, startPaddingProxy } from "./hostile.js";
 import { verifyBench } from "./bundle.js";
 import { federationRows } from "./federation.js";
+import { caepPushRows } from "./caep.js";
 import { mutableSuites } from "../test/mutation/stryker-options.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -309,6 +310,7 @@ for (const [suite, bound] of [
   ["commands", 15_000],
   ["vci", 15_000],
   ["federation", 15_000],
+  ["caep-receiver", 10_000],
 ] as const) {
   const ms = await suiteRun(suite);
   if (ms !== undefined)
@@ -323,6 +325,9 @@ for (const [suite, bound] of [
 // Federation scale (issue 13): the extended list of 10,000 and 100,000 members, walked at the
 // default page size, time and the harness's peak RSS (the target runs in a process of its own).
 rows.push(...(await federationRows()));
+
+// CAEP receiver (issue 14): the mock Transmitter's push rate of signed SETs.
+rows.push(...(await caepPushRows()));
 
 // Hostile targets (hostile targets issue, item 2): the whole run's peak memory, idconform and
 // its test workers together, against answers at the size cap. Goal: under 400 MB each.

@@ -97,7 +97,13 @@ describe("as a dependency: npm pack, installed into an empty project", () => {
       const r = JSON.parse(
         readFileSync(join(vendor, "reports", runs[0]!, "results.json"), "utf8"),
       ) as Results;
-      expect(r.run.suites.map((s) => s.name).sort()).toEqual(["commands", "federation", "scim", "vci"]);
+      expect(r.run.suites.map((s) => s.name).sort()).toEqual([
+        "caep-receiver",
+        "commands",
+        "federation",
+        "scim",
+        "vci",
+      ]);
       expect(r.summary.fail + r.summary.error).toBe(0);
 
       // The vendor's own profile, outside the package, against a target it runs.

@@ -25,6 +25,9 @@ const NO_CLIENT_AUTH = {
 
 const demo = (suite: string): string => readFileSync(join(ROOT, "profiles", "demo", `${suite}.yaml`), "utf8");
 
+/** What a Receiver that polls leaves skipped: the rules about answers to pushed SETs. */
+const PUSH_ONLY_ERR_CODE = ["CAEPR-PUSH-ERR-CODE"] as const;
+
 export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
   vci: [
     {
@@ -55,6 +58,33 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
       checks: ["federation.client-auth", "federation.client-auth-post"],
     },
   ],
+  // The reference Receiver's poller (targets/caep-receiver/stream/poller.ts) runs only when the
+  // Transmitter offers poll delivery alone.
+  "caep-receiver": [
+    {
+      name: "poll delivery",
+      profile: () => demo("caep-receiver-poll"),
+      checks: "all",
+      cleanSkips: {
+        "caep-receiver.refuse-signature": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.refuse-envelope": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.refuse-event-claims": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.refuse-subject": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.refuse-malformed": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.key-rotation": PUSH_ONLY_ERR_CODE,
+        "caep-receiver.refuse-push-transport": [
+          "CAEPR-CONTENT-TYPE",
+          "CAEPR-BODY-SIZE",
+          "CAEPR-PUSH-AUTH",
+          "CAEPR-PUSH-ERR-CODE",
+        ],
+        "caep-receiver.observe-push-202": ["CAEPR-PUSH-SUCCESS-202"],
+        "caep-receiver.observe-push-error-format": ["CAEPR-PUSH-ERROR-FORMAT"],
+        "caep-receiver.observe-no-5xx": ["CAEPR-NO-5XX"],
+        "caep-receiver.observe-no-leak": ["CAEPR-ERROR-NO-LEAK"],
+      },
+    },
+  ],
 };
 
 /**
@@ -66,6 +96,20 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
  * skips to the clean run.
  */
 export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  // The demo Receiver is pushed to: the poll rules are decided by the poll variant.
+  "caep-receiver": {
+    "caep-receiver.poll-batches": [
+      "CAEPR-POLL-ACK",
+      "CAEPR-POLL-SETERRS",
+      "CAEPR-POLL-NO-LOSS",
+      "CAEPR-POLL-ACK-ONLY-DELIVERED",
+    ],
+    "caep-receiver.poll-requests": [
+      "CAEPR-POLL-REQUEST-FORMAT",
+      "CAEPR-POLL-AUTH",
+      "CAEPR-POLL-ACK-ONLY-DELIVERED",
+    ],
+  },
   federation: {
     "federation.entity-configuration": ["FED-EC-INTERMEDIATE-HINTS", "FED-EC-TRUST-MARKS"],
     "federation.xl-change": ["FED-XL-FROM-UNKNOWN"],

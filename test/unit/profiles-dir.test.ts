@@ -15,9 +15,10 @@ const publicJwks = JSON.stringify({ keys: [ec.publicKey.export({ format: "jwk" }
 const env = new Proxy({} as Record<string, string>, {
   get: (_t, k) => {
     const name = String(k);
-    if (/_(URL|ISSUER|ENDPOINT|ENTITY|ANCHOR|INTERMEDIATE)$|FEDERATION_CLIENT_ID$/.test(name))
+    if (/_(URL|ISSUER|ENDPOINT|ENTITY|ANCHOR|INTERMEDIATE|BASE|HOOK)$|FEDERATION_CLIENT_ID$/.test(name))
       return "https://127.0.0.1:9/";
-    if (name.endsWith("_PROBE")) return "https://127.0.0.1:9/probe/{id}/{sub}";
+    // Each suite's probes name their own placeholders; a URL with all of them fits every probe.
+    if (name.endsWith("_PROBE")) return "https://127.0.0.1:9/probe/{id}/{sub}/{session}/{user}";
     if (name.endsWith("JWKS")) return publicJwks;
     if (/(CLIENT_KEY|OP_KEY|PRIVATE_JWK)$/.test(name)) return privateJwk;
     return "placeholder-value";

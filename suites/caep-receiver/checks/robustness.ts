@@ -1,0 +1,183 @@
+import { defineCheck, type CheckContext } from "../../../src/engine/check.js";
+import { CAEP_EVENT_BASE, COMMON_CLAIMS, eventUri, type CaepEventName } from "../../../src/protocols/caep.js";
+import { exampleClaims } from "../../../mocks/transmitter/set.js";
+import type { CaepReceiverProfile } from "../profile.js";
+import { ReceiverClient, type BuiltSet } from "../receiver-client.js";
+import { deliver, deliverBatch, type DeliveryOutcome } from "../delivery.js";
+
+type Ctx = CheckContext<CaepReceiverProfile>;
+
+/** Decides `id` on each SET of a batch: every one accepted (push 2xx, poll acknowledged). */
+async function acceptEach(
+  c: Ctx,
+  k: ReceiverClient,
+  id: string,
+  sets: readonly (BuiltSet & { label: string })[],
+  what: string,
+): Promise<void> {
+  const outcomes = await deliverBatch(
+    k,
+    sets.map((s) => ({ jti: s.jti, token: s.token, label: s.label })),
+  );
+  await c.each(id, outcomes, what, (o, i) => notAccepted(sets[i]!.label, o));
+}
+
+function notAccepted(label: string, o: DeliveryOutcome) {
+  if (o.kind === "accepted") return undefined;
+  return {
+    message: `${label}: ${o.kind === "refused" ? "refused" : "not accepted"}`,
+    expected: `${label}: ${o.poll ? "acknowledged" : "accepted (202)"}`,
+    actual: o.said,
+    ...(o.res ? { res: o.res } : {}),
+    kind: o.kind === "pending" ? ("missing" as const) : ("wrong-status" as const),
+  };
+}
+
+/** The claims an event type defines itself, required and optional (not those of every event). */
+function ownClaims(name: CaepEventName): Record<string, unknown> {
+  const full = exampleClaims(name, "full");
+  return Object.fromEntries(Object.entries(full).filter(([claim]) => !(claim in COMMON_CLAIMS)));
+}
+
+/** An extension member no specification defines. */
+const EXT = "idc_extension";
+
+/**
+ * SSF and RFC 8417 (public-spec-facts §4), RFC 8935 §2 and RFC 8936: what a Receiver meets in
+ * the field and must take without refusing: unknown event types and members, re-sent SETs,
+ * verification without state, subjects it has never heard of.
+ */
+export const robustnessChecks = [
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.unknown-event",
+    title:
+      "a SET carrying an unknown event type URI beside a known CAEP event is accepted (the unknown event ignored)",
+    requirements: ["CAEPR-UNKNOWN-EVENT"],
+    async run(c) {
+      const k = new ReceiverClient(c);
+      const known = eventUri("session-revoked");
+      const subject = await k.subjectFor("session-revoked");
+      const sets = [];
+      for (const [label, uri] of [
+        [
+          "session-revoked beside an event type of another framework",
+          "https://schemas.idconform.invalid/secevent/event-type/idc-audit",
+        ],
+        ["session-revoked beside a CAEP event type not (yet) defined", `${CAEP_EVENT_BASE}idc-future-event`],
+      ] as const) {
+        const s = await k.set("session-revoked", {
+          subject,
+          edit: (p) => void (p.events = { [known]: {}, [uri]: { [EXT]: "value" } }),
+        });
+        sets.push({ ...s, label });
+      }
+      await acceptEach(c, k, "CAEPR-UNKNOWN-EVENT", sets, "SET");
+    },
+  }),
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.unknown-members",
+    title:
+      "a SET with an unknown JOSE header member, an unknown top-level claim, an unknown event claim or an additional member of a complex sub_id is accepted",
+    requirements: ["CAEPR-UNKNOWN-MEMBERS"],
+    async run(c) {
+      const k = new ReceiverClient(c);
+      const sets = [];
+      const s1 = await k.subjectFor("credential-change");
+      sets.push({
+        ...(await k.set("credential-change", { subject: s1, header: { [EXT]: "value" } })),
+        label: "an unknown header member",
+      });
+      const s2 = await k.subjectFor("credential-change");
+      sets.push({
+        ...(await k.set("credential-change", { subject: s2, payload: { [EXT]: { nested: [1, 2] } } })),
+        label: "an unknown top-level claim",
+      });
+      const s3 = await k.subjectFor("credential-change");
+      sets.push({
+        ...(await k.set("credential-change", {
+          subject: s3,
+          claims: { ...exampleClaims("credential-change", "required"), [EXT]: "value" },
+        })),
+        label: "an unknown event claim",
+      });
+      // SSF: "Additional Subject Member names MAY be used in Complex Subjects". An extra member
+      // in a simple format is not probed: RFC 9493 §3 says a Subject Identifier MUST NOT contain
+      // members its format does not describe, so refusing one is as defensible as ignoring it.
+      const s4 = await k.subjectFor("session-revoked");
+      sets.push({
+        ...(await k.set("session-revoked", {
+          subject: { ...s4, [EXT]: { format: "opaque", id: `idc-extension-${s4.format}` } },
+        })),
+        label: "a complex sub_id with an additional subject member",
+      });
+      await acceptEach(c, k, "CAEPR-UNKNOWN-MEMBERS", sets, "SET");
+    },
+  }),
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.duplicate-jti",
+    title:
+      "a SET sent again with the same jti is answered as if it were new (push 202, poll acknowledged again)",
+    requirements: ["CAEPR-DUPLICATE-JTI"],
+    async run(c) {
+      const k = new ReceiverClient(c);
+      const s = await k.set("session-revoked", { subject: await k.subjectFor("session-revoked") });
+      const first = await deliver(k, s.token, { label: "session-revoked", jti: s.jti });
+      if (first.kind !== "accepted")
+        c.skip(
+          `the SET was not accepted the first time (${first.said}): see CAEPR-ACCEPT-EVENTS`,
+          "dependency",
+        );
+      const again = await deliver(k, s.token, { label: "the same SET again (same jti)", jti: s.jti });
+      const ok = again.kind === "accepted" && (again.poll === undefined || again.poll.acks >= 2);
+      c.check("CAEPR-DUPLICATE-JTI", ok, {
+        ...(ok ? {} : { message: "the re-sent SET was not answered as if it were new" }),
+        expected: `the same SET again: ${again.poll ? "acknowledged again" : "accepted (202), as the first time"}`,
+        actual: again.said,
+        ...(again.res ? { res: again.res } : {}),
+        kind: again.kind === "pending" ? "missing" : "wrong-status",
+      });
+    },
+  }),
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.verification-no-state",
+    title: "an SSF verification event without state (unsolicited) is accepted",
+    requirements: ["CAEPR-VERIFICATION-NO-STATE"],
+    async run(c) {
+      const k = new ReceiverClient(c);
+      const stream = await k.stream();
+      const s = await k.set("verification", {
+        claims: {},
+        subject: { format: "opaque", id: stream.streamId },
+      });
+      await acceptEach(
+        c,
+        k,
+        "CAEPR-VERIFICATION-NO-STATE",
+        [{ ...s, label: "verification event without state" }],
+        "SET",
+      );
+    },
+  }),
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.unknown-subject",
+    title:
+      "a SET about a subject the Receiver does not know (by email, opaque id, iss_sub or complex) is accepted",
+    requirements: ["CAEPR-UNKNOWN-SUBJECT"],
+    async run(c) {
+      const k = new ReceiverClient(c);
+      // Fresh identifiers never given to the session hook: no Receiver knows them.
+      const f = k.subjects.fresh();
+      const sets = [];
+      for (const [label, event, subject] of [
+        ["session-revoked for an unknown session (opaque)", "session-revoked", f.session],
+        ["session-revoked for an unknown user and session (complex)", "session-revoked", f.complex],
+        ["credential-change for an unknown user (email)", "credential-change", f.user],
+        ["risk-level-change for an unknown user (iss_sub)", "risk-level-change", f.issSub],
+      ] as const) {
+        // Every claim of the type's own, so nothing but the subject is unusual about the SET.
+        sets.push({ ...(await k.set(event, { subject, claims: ownClaims(event) })), label });
+      }
+      await acceptEach(c, k, "CAEPR-UNKNOWN-SUBJECT", sets, "SET");
+    },
+  }),
+];
