@@ -9,6 +9,7 @@ import type {
   JwksFetches,
   OutcomesAnswer,
   PollLogEntry,
+  PollStats,
   StreamView,
 } from "./types.js";
 
@@ -65,6 +66,43 @@ export class TransmitterClient extends MockClient {
 
   async jwksFetches(): Promise<JwksFetches> {
     return (await this.send<JwksFetches>("GET", "/__idc/jwks/fetches", undefined, CALL_MS)).body!;
+  }
+
+  /** Waits until jwks_uri was fetched more than `after` times in all (or the timeout); the fetches then. */
+  async waitForJwksFetch(after: number, timeoutMs: number): Promise<JwksFetches> {
+    const q = new URLSearchParams({
+      after: String(after),
+      timeoutMs: String(Math.max(0, Math.round(timeoutMs))),
+    });
+    return (
+      await this.send<JwksFetches>("GET", `/__idc/jwks/fetches/wait?${q}`, undefined, timeoutMs + SLACK_MS)
+    ).body!;
+  }
+
+  /**
+   * Waits until the stream's latest verification request has its verification SET settled
+   * (push: answered; poll: acknowledged or reported) or the timeout; the stream then, or
+   * undefined when the mock no longer knows it.
+   */
+  async waitForVerification(streamId: string, timeoutMs: number): Promise<StreamView | undefined> {
+    const q = new URLSearchParams({ streamId, timeoutMs: String(Math.max(0, Math.round(timeoutMs))) });
+    const r = await this.send<StreamView | null>(
+      "GET",
+      `/__idc/verification/wait?${q}`,
+      undefined,
+      timeoutMs + SLACK_MS,
+      [404],
+    );
+    return r.body ?? undefined;
+  }
+
+  /** Counts over every poll request of the stream (the poll log keeps only the latest); undefined when never polled. */
+  async pollStats(streamId: string): Promise<PollStats | undefined> {
+    const q = new URLSearchParams({ streamId });
+    return (
+      (await this.send<PollStats | null>("GET", `/__idc/poll/stats?${q}`, undefined, CALL_MS)).body ??
+      undefined
+    );
   }
 
   /** Queues SETs for the stream's poll endpoint (a jti queued before is delivered again). */

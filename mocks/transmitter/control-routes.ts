@@ -121,6 +121,43 @@ export function mountControlRoutes(app: Hono, control: MockControl, t: Transmitt
     guard(c) ? c.json({ count: t.jwksFetches, times: [...t.fetchTimes] }) : c.body(null, 403),
   );
 
+  // Resolves once jwks_uri was fetched more than `after` times in all, or at the timeout: a
+  // check waits on the Receiver reading a rotated key set instead of sleeping.
+  app.get("/__idc/jwks/fetches/wait", async (c) => {
+    if (!guard(c)) return c.body(null, 403);
+    const after = Number(c.req.query("after") ?? 0);
+    if (!Number.isInteger(after) || after < 0) return bad(c, "after is not a non-negative integer");
+    await t.changes.wait(() => t.jwksFetches > after, waitMs(c.req.query("timeoutMs"), 5000));
+    return c.json({ count: t.jwksFetches, times: [...t.fetchTimes] });
+  });
+
+  // Resolves once the stream's latest verification request has its SET settled (pushed and
+  // answered, or polled and acknowledged or reported), or at the timeout: the stream as it is then.
+  app.get("/__idc/verification/wait", async (c) => {
+    if (!guard(c)) return c.body(null, 403);
+    const id = c.req.query("streamId");
+    const s = id === undefined ? undefined : t.streams.get(id);
+    if (!s) return bad(c, "no stream with this streamId", 404);
+    const settled = (): boolean => {
+      const v = s.verification;
+      if (v === undefined) return false;
+      if (v.delivery !== undefined) return true;
+      return v.jti !== undefined && s.queue !== undefined && s.queue.outcome(v.jti).kind !== "pending";
+    };
+    await t.changes.wait(
+      () => settled() || t.streams.get(s.id) !== s,
+      waitMs(c.req.query("timeoutMs"), 5000),
+    );
+    return c.json(t.views().find((x) => x.streamId === s.id) ?? null);
+  });
+
+  app.get("/__idc/poll/stats", (c) => {
+    if (!guard(c)) return c.body(null, 403);
+    const s = pollStream(c, c.req.query("streamId"));
+    if (s instanceof Response) return s;
+    return c.json(t.pollStatsOf(s.id) ?? null);
+  });
+
   app.post("/__idc/poll/enqueue", async (c) => {
     if (!guard(c)) return c.body(null, 403);
     const b = await json(c);

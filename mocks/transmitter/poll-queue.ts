@@ -1,4 +1,4 @@
-import type { PollOutcome } from "./types.js";
+import type { PollOutcome, PollStats } from "./types.js";
 
 /** SETs one stream holds at most (delivered and settled ones included; the oldest settled go first). */
 export const MAX_QUEUED = 10_000;
@@ -39,6 +39,8 @@ export class PollQueue {
   private readonly items = new Map<string, Item>();
   /** The mock's own page size (`/__idc/poll/config`). */
   maxPerPoll = DEFAULT_PAGE;
+  /** Anomalies of SETs evicted to keep the queue bounded. */
+  private readonly evicted = { unsolicited: 0, overAcked: 0 };
 
   /** Queues SETs (a known jti is queued again, as a new delivery of the same SET). */
   enqueue(sets: readonly { jti: string; token: string }[]): void {
@@ -77,6 +79,9 @@ export class PollQueue {
     for (const [jti, item] of this.items) {
       if (n <= 0) return;
       if (item.state === "settled" && !item.replay) {
+        // What it showed still counts (anomalies), though the SET itself is gone.
+        if (item.unsolicited > 0) this.evicted.unsolicited++;
+        else if (item.acks > item.deliveries) this.evicted.overAcked++;
         this.items.delete(jti);
         n--;
       }
@@ -168,6 +173,30 @@ export class PollQueue {
       n++;
     }
     return { sets, moreAvailable: more };
+  }
+
+  /**
+   * SETs acknowledged or reported while not handed out, and SETs acknowledged more often than
+   * handed out: counts over every SET the stream holds, with the first few of each.
+   */
+  anomalies(examples = 5): PollStats["ackAnomalies"] {
+    const unsolicited = { count: this.evicted.unsolicited, examples: [] as { jti: string; times: number }[] };
+    const overAcked = {
+      count: this.evicted.overAcked,
+      examples: [] as { jti: string; acks: number; deliveries: number }[],
+    };
+    for (const item of this.items.values()) {
+      if (item.unsolicited > 0) {
+        unsolicited.count++;
+        if (unsolicited.examples.length < examples)
+          unsolicited.examples.push({ jti: item.jti, times: item.unsolicited });
+      } else if (item.acks > item.deliveries) {
+        overAcked.count++;
+        if (overAcked.examples.length < examples)
+          overAcked.examples.push({ jti: item.jti, acks: item.acks, deliveries: item.deliveries });
+      }
+    }
+    return { unsolicited, overAcked };
   }
 
   has(jti: string): boolean {

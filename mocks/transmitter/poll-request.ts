@@ -13,6 +13,8 @@ export interface PollRequest {
   readonly parseError?: string;
   /** What is wrong with the request's form (RFC 8936 §2.1); empty when nothing is. */
   readonly problems: string[];
+  /** A bound of the mock the request goes over (more than 1000 jtis, an empty or 256+ character jti): not a form problem, still not applied. */
+  readonly overLimit?: string;
   /** The RFC 8936 members as received (lists cut to 1000 entries), for the log. */
   readonly members: { maxEvents?: unknown; returnImmediately?: unknown; ack?: unknown; setErrs?: unknown };
   readonly maxEvents?: number;
@@ -25,7 +27,8 @@ export interface PollRequest {
  * Reads a poll request body (RFC 8936 §2.1): a JSON object whose optional members are
  * `maxEvents` (a non-negative integer), `returnImmediately` (a boolean), `ack` (an array of
  * jti strings) and `setErrs` (an object from jti to `{err, description}` with string values).
- * Unknown members are allowed. Anything else is a problem the mock answers with a 400.
+ * Unknown members are allowed. Anything else is a problem the mock answers with a 400; so is a
+ * request over one of its bounds (`overLimit`), which is not a problem of form.
  */
 export function readPoll(text: string): PollRequest {
   let body: unknown;
@@ -58,18 +61,21 @@ export function readPoll(text: string): PollRequest {
     problems.push("maxEvents is not a non-negative integer");
   if (returnImmediately !== undefined && typeof returnImmediately !== "boolean")
     problems.push("returnImmediately is not a boolean");
+  const limits: string[] = [];
+  const badJti = (j: string): boolean => j === "" || j.length > MAX_JTI;
   const acks: string[] = [];
   if (ack !== undefined) {
-    if (!Array.isArray(ack) || !ack.every((j) => typeof j === "string" && j !== "" && j.length <= MAX_JTI))
+    if (!Array.isArray(ack) || !ack.every((j) => typeof j === "string"))
       problems.push("ack is not an array of jti strings");
-    else if (ack.length > MAX_JTIS) problems.push(`ack names more than ${MAX_JTIS} jtis`);
+    else if (ack.length > MAX_JTIS) limits.push(`ack names more than ${MAX_JTIS} jtis`);
+    else if ((ack as string[]).some(badJti))
+      limits.push(`ack names an empty jti or one over ${MAX_JTI} characters`);
     else acks.push(...(ack as string[]));
   }
   const errs: Record<string, { err?: unknown; description?: unknown }> = {};
   if (setErrs !== undefined) {
     if (!isObject(setErrs)) problems.push("setErrs is not a JSON object");
-    else if (Object.keys(setErrs).length > MAX_JTIS)
-      problems.push(`setErrs names more than ${MAX_JTIS} jtis`);
+    else if (Object.keys(setErrs).length > MAX_JTIS) limits.push(`setErrs names more than ${MAX_JTIS} jtis`);
     else
       for (const [jti, e] of Object.entries(setErrs)) {
         if (!isObject(e) || typeof e.err !== "string") {
@@ -86,6 +92,7 @@ export function readPoll(text: string): PollRequest {
   return {
     ...keep,
     problems,
+    ...(limits.length > 0 ? { overLimit: limits.join("; ") } : {}),
     members,
     ...(typeof maxEvents === "number" && problems.length === 0 ? { maxEvents } : {}),
     ...(typeof returnImmediately === "boolean" ? { returnImmediately } : {}),

@@ -50,6 +50,15 @@ function parseJson(text: string): { value: unknown } | { error: string } {
   }
 }
 
+/** A path segment decoded, or as sent when it is no valid percent-encoding. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 const tooLarge = (e: MockLogEntry): boolean =>
   Number(e.headers["content-length"] ?? 0) > MAX_BODY || Buffer.byteLength(e.body) >= MAX_BODY;
 
@@ -110,7 +119,9 @@ export function mountSsfRoutes(app: Hono, control: MockControl, t: TransmitterSt
   app.get(`${prefix}/jwks`, async (c) => {
     await receive(c);
     t.recordFetch();
-    return c.json(t.jwks, 200, { "cache-control": "max-age=300" });
+    // The key set changes during a run (the key rotation check): a Receiver is told not to keep
+    // it without asking again, so one that caches by HTTP rules is not failed for obeying them.
+    return c.json(t.jwks, 200, { "cache-control": "no-cache" });
   });
 
   app.post(`${prefix}/ssf/stream`, async (c) => {
@@ -124,7 +135,7 @@ export function mountSsfRoutes(app: Hono, control: MockControl, t: TransmitterSt
       delivery: rc.delivery!,
       ...(rc.endpointUrl !== undefined ? { endpointUrl: rc.endpointUrl } : {}),
       ...(rc.authorization !== undefined ? { authorization: rc.authorization } : {}),
-      eventsRequested: rc.eventsRequested ?? [],
+      ...(rc.eventsRequested !== undefined ? { eventsRequested: rc.eventsRequested } : {}),
       ...(rc.description !== undefined ? { description: rc.description } : {}),
       aud,
       createdBy: "receiver",
@@ -238,8 +249,9 @@ export function mountSsfRoutes(app: Hono, control: MockControl, t: TransmitterSt
       return unauthorized(c, auth);
     }
     if (tooLarge(entry)) {
-      t.logPoll({ ...base, status: 413, problems: [`the body is over ${MAX_BODY} bytes`], unknownJtis: [] });
-      return pollError(c, 413, `the body is over ${MAX_BODY} bytes`);
+      const overLimit = `the body is over ${MAX_BODY} bytes`;
+      t.logPoll({ ...base, status: 413, problems: [], overLimit, unknownJtis: [] });
+      return pollError(c, 413, overLimit);
     }
     const p = readPoll(entry.body);
     const seen = {
@@ -248,10 +260,11 @@ export function mountSsfRoutes(app: Hono, control: MockControl, t: TransmitterSt
       ...(p.parseError !== undefined ? { parseError: p.parseError } : {}),
       ...p.members,
       problems: p.problems,
+      ...(p.overLimit !== undefined ? { overLimit: p.overLimit } : {}),
     };
-    if (p.problems.length > 0) {
-      t.logPoll({ ...seen, status: 400, unknownJtis: [] });
-      return pollError(c, 400, p.problems.slice(0, 3).join("; "));
+    if (p.problems.length > 0 || p.overLimit !== undefined) {
+      t.logPoll({ ...seen, status: 400, unknownJtis: [] }, { read: true });
+      return pollError(c, 400, [...p.problems.slice(0, 3), ...(p.overLimit ? [p.overLimit] : [])].join("; "));
     }
     const queue = s.queue;
     const unknownJtis = queue.settle(p.ack, p.setErrs);
@@ -265,14 +278,37 @@ export function mountSsfRoutes(app: Hono, control: MockControl, t: TransmitterSt
       max > 0 && !signal.aborted && t.streams.get(streamId) === s
         ? queue.take(max)
         : { sets: {}, moreAvailable: queue.available() };
-    t.logPoll({ ...seen, status: 200, delivered: Object.keys(sets), moreAvailable, unknownJtis });
+    t.logPoll(
+      { ...seen, status: 200, delivered: Object.keys(sets), moreAvailable, unknownJtis },
+      { read: true, answered: true, setErrs: p.setErrs },
+    );
     t.changes.notify();
     return c.json({ sets, moreAvailable });
   });
 
   // Whatever else the Receiver asks for (a discovery URL in the wrong place, say) is recorded too.
+  const pollPath = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/ssf/poll/([^/]+)$`);
   app.notFound(async (c) => {
-    if (!new URL(c.req.url).pathname.startsWith("/__idc/")) await receive(c);
+    const path = new URL(c.req.url).pathname;
+    if (!path.startsWith("/__idc/")) {
+      const { entry, auth } = await receive(c);
+      // A poll by another method than POST: counted with the stream's polls (RFC 8936 §2.1).
+      const id = pollPath.exec(path)?.[1];
+      if (id !== undefined)
+        t.logPoll(
+          {
+            streamId: decoded(id),
+            method: entry.method,
+            headers: { ...entry.headers },
+            authorization: auth,
+            delivered: [],
+            status: 404,
+            problems: [],
+            unknownJtis: [],
+          },
+          { otherMethod: true },
+        );
+    }
     return c.json({ error: "not_found", error_description: "no such endpoint at this Transmitter" }, 404);
   });
   app.onError((_e, c) =>

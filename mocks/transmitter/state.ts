@@ -5,12 +5,15 @@ import type { MockLogEntry } from "../../src/http/mock-control.js";
 import { SSF_VERIFICATION_EVENT } from "../../src/protocols/caep.js";
 import { Notifier } from "./notifier.js";
 import { PollQueue } from "./poll-queue.js";
+import { PollStatsRecorder, type PollKinds } from "./poll-stats.js";
 import { pushSet } from "./push.js";
 import { buildSet, exampleSubject, setEventUri, signSet, type SetEvent } from "./set.js";
 import { MAX_STREAMS, streamView, type StreamRecord } from "./streams.js";
-import type { AuthSeen, DeliveryKind, EmitAnswer, PollLogEntry, StreamView } from "./types.js";
+import type { AuthSeen, DeliveryKind, EmitAnswer, PollLogEntry, PollStats, StreamView } from "./types.js";
 
 const MAX_POLL_LOG = 500;
+/** The latest poll requests of a stream its counts (`pollStatsOf`) show whole. */
+const LAST_POLLS = 50;
 const MAX_SETUP_LOG = 1000;
 const MAX_FETCH_TIMES = 200;
 
@@ -38,6 +41,8 @@ export class TransmitterState {
   /** Wakes long polls, outcome waits and stream waits. */
   readonly changes = new Notifier();
   readonly pollLog: PollLogEntry[] = [];
+  /** Per stream, counts over every poll request (the poll log keeps only the latest). */
+  private readonly pollStats = new Map<string, PollStatsRecorder>();
   /** The Receiver's requests other than polls (discovery, jwks, stream management), bounded. */
   readonly setupLog: MockLogEntry[] = [];
   private pollSeq = 0;
@@ -103,6 +108,8 @@ export class TransmitterState {
     this.jwksFetches++;
     this.fetchTimes.push(new Date().toISOString());
     if (this.fetchTimes.length > MAX_FETCH_TIMES) this.fetchTimes.shift();
+    // A check waiting for the Receiver to read a rotated key set wakes up.
+    this.changes.notify();
   }
 
   /**
@@ -114,11 +121,44 @@ export class TransmitterState {
     if (this.setupLog.length > MAX_SETUP_LOG) this.setupLog.shift();
   }
 
-  logPoll(e: Omit<PollLogEntry, "seq" | "at">): PollLogEntry {
+  /**
+   * Logs a poll request (the latest MAX_POLL_LOG are kept whole) and counts it for its stream,
+   * when the stream exists, under the kinds it falls in (`PollKinds`; its authorization, form
+   * problems and unknown jtis are read from the entry).
+   */
+  logPoll(e: Omit<PollLogEntry, "seq" | "at">, kinds: Omit<PollKinds, "authorization"> = {}): PollLogEntry {
     const entry = { seq: ++this.pollSeq, at: new Date().toISOString(), ...e };
     this.pollLog.push(entry);
     if (this.pollLog.length > MAX_POLL_LOG) this.pollLog.shift();
+    if (this.streams.has(e.streamId)) {
+      let stats = this.pollStats.get(e.streamId);
+      if (stats === undefined) {
+        // Streams deleted since leave their counts; the oldest go first.
+        if (this.pollStats.size >= MAX_STREAMS) this.pollStats.delete(this.pollStats.keys().next().value!);
+        stats = new PollStatsRecorder(e.streamId);
+        this.pollStats.set(e.streamId, stats);
+      }
+      stats.add(entry, {
+        authorization: e.authorization,
+        formProblems: e.problems.length > 0,
+        unknownJtis: e.unknownJtis.length > 0,
+        ...(e.overLimit !== undefined ? { overLimit: true } : {}),
+        ...kinds,
+      });
+    }
     return entry;
+  }
+
+  /** The counts over every poll request of a stream; undefined when it was never polled. */
+  pollStatsOf(id: string): PollStats | undefined {
+    const stats = this.pollStats.get(id);
+    if (stats === undefined) return undefined;
+    const s = this.streams.get(id);
+    const none = { count: 0, examples: [] };
+    return stats.view(
+      this.pollLog.filter((p) => p.streamId === id).slice(-LAST_POLLS),
+      s?.queue?.anomalies() ?? { unsolicited: none, overAcked: none },
+    );
   }
 
   /**
@@ -178,7 +218,14 @@ export class TransmitterState {
           const { method, ...delivery } = a.delivery;
           s.verification = { ...v, jti: a.jti, ...(method === "push" ? { delivery } : {}) };
         })
-        .catch(() => undefined)
+        .catch((e: unknown) => {
+          // Settled all the same, so nobody waits for an answer that cannot come.
+          if (s.verification === v)
+            s.verification = {
+              ...v,
+              delivery: { error: `the mock could not send it: ${String(e).slice(0, 200)}` },
+            };
+        })
         .finally(() => this.changes.notify());
     if (s.delivery === "poll") return send();
     const later = new Promise<void>((resolve) => setImmediate(resolve)).then(send);

@@ -14,7 +14,8 @@ export interface StreamRecord {
   delivery: DeliveryKind;
   endpointUrl?: string;
   authorization?: string;
-  eventsRequested: string[];
+  /** Absent when the Receiver named none: every supported type is then delivered (see `deliveredOf`). */
+  eventsRequested?: string[];
   description?: string;
   aud: string;
   status: StreamStatus;
@@ -114,7 +115,7 @@ export function applyConfig(s: StreamRecord, c: Partial<ReceiverConfig>, replace
     }
   }
   if (c.eventsRequested !== undefined) s.eventsRequested = c.eventsRequested;
-  else if (replace) s.eventsRequested = [];
+  else if (replace) delete s.eventsRequested;
   if (c.description !== undefined) s.description = c.description;
   else if (replace) delete s.description;
 }
@@ -133,6 +134,18 @@ export function removeSubject(s: StreamRecord, subject: unknown): void {
   if (i >= 0) s.subjects.splice(i, 1);
 }
 
+/**
+ * The event types a stream delivers (SSF §8.1.1 events_delivered: within events_supported and
+ * events_requested). A Receiver that requested none gets every type the Transmitter supports:
+ * SSF makes events_requested OPTIONAL and says nothing of its absence, and a Transmitter that
+ * then sent nothing would leave such a stream useless; an explicit empty list stays empty.
+ */
+export function deliveredOf(s: StreamRecord, supported: readonly string[]): string[] {
+  return s.eventsRequested === undefined
+    ? [...supported]
+    : s.eventsRequested.filter((e) => supported.includes(e));
+}
+
 /** The stream's configuration as a Transmitter answers it (SSF §8.1.1); no authorization echoed. */
 export function streamConfig(
   s: StreamRecord,
@@ -147,8 +160,8 @@ export function streamConfig(
       endpoint_url: s.delivery === "push" ? s.endpointUrl : t.pollUrl(s.id),
     },
     events_supported: [...t.eventsSupported],
-    events_requested: [...s.eventsRequested],
-    events_delivered: s.eventsRequested.filter((e) => t.eventsSupported.includes(e)),
+    ...(s.eventsRequested !== undefined ? { events_requested: [...s.eventsRequested] } : {}),
+    events_delivered: deliveredOf(s, t.eventsSupported),
     ...(s.description !== undefined ? { description: s.description } : {}),
   };
 }
@@ -163,8 +176,8 @@ export function streamView(
     delivery: s.delivery,
     endpointUrl: s.delivery === "push" ? s.endpointUrl! : t.pollUrl(s.id),
     ...(s.authorization !== undefined ? { authorization: s.authorization } : {}),
-    eventsRequested: [...s.eventsRequested],
-    eventsDelivered: s.eventsRequested.filter((e) => t.eventsSupported.includes(e)),
+    ...(s.eventsRequested !== undefined ? { eventsRequested: [...s.eventsRequested] } : {}),
+    eventsDelivered: deliveredOf(s, t.eventsSupported),
     aud: s.aud,
     status: s.status,
     createdBy: s.createdBy,

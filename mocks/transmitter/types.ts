@@ -16,7 +16,9 @@ export interface StreamView {
   readonly endpointUrl?: string;
   /** push: the Authorization value the Receiver asked SETs to carry (`authorization_header`). */
   readonly authorization?: string;
-  readonly eventsRequested: string[];
+  /** What the Receiver asked for; absent when its request named none (the Transmitter then delivers every type it supports). */
+  readonly eventsRequested?: string[];
+  /** The event types the Transmitter delivers on this stream (SSF §8.1.1 events_delivered). */
   readonly eventsDelivered: string[];
   /** The `aud` SETs of this stream carry. */
   readonly aud: string;
@@ -84,8 +86,62 @@ export interface PollLogEntry extends PollSummary {
   readonly parseError?: string;
   /** What is wrong with the request by RFC 8936 §2.1 (member types); empty when nothing is. */
   readonly problems: string[];
+  /** Which of the mock's bounds the request went over (it was answered 400 or 413, not applied). */
+  readonly overLimit?: string;
   /** Acks or setErrs naming a jti never delivered on this stream. */
   readonly unknownJtis: string[];
+}
+
+/** One kind of poll request, counted over every poll of a stream, with its first examples. */
+export interface PollTally {
+  readonly count: number;
+  readonly examples: PollLogEntry[];
+}
+
+/**
+ * `GET /__idc/poll/stats`: every poll request of one stream, aggregated (the poll log keeps only
+ * the latest ones): counts per kind with the first examples, the first requests and the latest.
+ */
+export interface PollStats {
+  readonly streamId: string;
+  /** Poll requests to the stream's poll endpoint, any method, any answer. */
+  readonly polls: number;
+  /** POSTs whose body the mock read (authorized, not too large). */
+  readonly read: number;
+  /** Polls answered 200 (their ack and setErrs applied). */
+  readonly answered: number;
+  /** The first requests (up to 50). */
+  readonly first: PollLogEntry[];
+  /** The latest requests (up to 50). */
+  readonly last: PollLogEntry[];
+  /** POSTs without an Authorization, or with another than the Receiver's token. */
+  readonly authAbsent: PollTally;
+  readonly authWrong: PollTally;
+  /** Requests by another method than POST. */
+  readonly otherMethods: PollTally;
+  /** Requests whose body is not what RFC 8936 §2.1 gives (not JSON, not an object, a member of the wrong type). */
+  readonly formProblems: PollTally;
+  /** Requests over one of the mock's bounds (body size, ack or setErrs entries, jti length): not applied. */
+  readonly overLimit: PollTally;
+  /** Requests whose ack or setErrs named a jti this stream never held. */
+  readonly unknownJtis: PollTally;
+  /**
+   * Every setErrs entry the Receiver sent: how many, the distinct {err, description} (at most 500;
+   * the jti a description names replaced by `<jti>`), and how many were not kept.
+   */
+  readonly setErrs: {
+    readonly total: number;
+    readonly distinct: { err?: string; description?: string; count: number; firstSeq: number }[];
+    readonly dropped: number;
+  };
+  /** SETs of the stream acknowledged or reported while not handed out, or acknowledged more often than handed out. */
+  readonly ackAnomalies: {
+    readonly unsolicited: { readonly count: number; readonly examples: { jti: string; times: number }[] };
+    readonly overAcked: {
+      readonly count: number;
+      readonly examples: { jti: string; acks: number; deliveries: number }[];
+    };
+  };
 }
 
 export interface OutcomesAnswer {
@@ -101,6 +157,7 @@ export interface EmitAnswer {
 }
 
 export interface JwksFetches {
+  /** How many times jwks_uri was fetched since the mock started. */
   readonly count: number;
   /** When jwks_uri was fetched (ISO times, the last 200). */
   readonly times: string[];

@@ -13,8 +13,8 @@ type Ctx = CheckContext<CaepReceiverProfile>;
 /**
  * What became of one delivered SET.
  * - push (RFC 8935 §2): `accepted` is any 2xx (whether it is 202 with an empty body is the
- *   CAEPR-PUSH-SUCCESS-202 observer's to judge), `refused` any 4xx (which status, and whether the
- *   body is the RFC's JSON error, is judged by `refused` and the observers), `other` anything else.
+ *   CAEPR-PUSH-SUCCESS-202 observer's to judge), `refused` any 4xx (whether it is 400, and whether
+ *   the body is the RFC's JSON error, is the observers' to judge), `other` anything else.
  * - poll (RFC 8936): `accepted` = acknowledged, `refused` = reported in setErrs and never
  *   acknowledged, `pending` = neither within `deliveryTimeoutMs`.
  */
@@ -49,6 +49,26 @@ export interface DeliverOptions {
 }
 
 const CODES: readonly string[] = DELIVERY_ERROR_CODES;
+
+/**
+ * Tags of a pushed request the Receiver must refuse. `attack`: a SET it must refuse (a forgery,
+ * a defective envelope or event, garbage); `transport`: the request around a valid SET is wrong
+ * (media type, size, authorization), where HTTP's own statuses (401, 403, 413, 415) are as
+ * right as RFC 8935's 400.
+ */
+export const ATTACK = "attack";
+export const TRANSPORT = "transport";
+
+/**
+ * Whether a push answer refuses the SET: any 4xx, since the SET was not taken whatever the
+ * status. That a refused SET gets 400 (RFC 8935 §2.3) is one rule of its own, judged once over
+ * every refused push by the CAEPR-PUSH-REFUSAL-400 observer, so a Receiver answering forgeries
+ * 401 fails that rule, not every security requirement it did keep.
+ */
+export const isRefusal = (status: number): boolean => status >= 400 && status < 500;
+
+/** RFC 8935 §2.3: the status of a push whose SET the Receiver refuses. */
+export const REFUSAL_STATUS = 400;
 
 /** The JSON object of a response, or an empty one. */
 const object = (res: HttpResponse): Record<string, unknown> =>
@@ -107,11 +127,7 @@ function fromPoll(o: PollOutcome | undefined, timeoutMs: number): DeliveryOutcom
 function fromPush(res: HttpResponse): DeliveryOutcome {
   const b = object(res);
   const kind =
-    res.status >= 200 && res.status < 300
-      ? "accepted"
-      : res.status >= 400 && res.status < 500
-        ? "refused"
-        : "other";
+    res.status >= 200 && res.status < 300 ? "accepted" : isRefusal(res.status) ? "refused" : "other";
   return {
     kind,
     status: res.status,
@@ -220,24 +236,21 @@ export function accepted(c: Ctx, id: string, o: DeliveryOutcome, what: string): 
   });
 }
 
+/** Whether the Receiver refused the SET: push a 4xx, poll reported in setErrs and never acknowledged. */
+export const isRefused = (o: DeliveryOutcome): boolean =>
+  o.kind === "refused" && (o.poll === undefined || o.poll.acks === 0);
+
 /**
- * Decides `id`: the Receiver refused the SET. push: answered with one of `statuses` (default
- * 400, RFC 8935 §2.4; whether the body is the RFC's JSON error is the observers' to judge, and
- * whether its err fits is CAEPR-PUSH-ERR-CODE's); poll: reported in setErrs and never
- * acknowledged (RFC 8936 §2.2). A 5xx is no refusal (CAEPR-NO-5XX judges it too).
+ * Decides `id`: the Receiver refused the SET. push: answered with a 4xx (`isRefusal`; that it is
+ * 400 is the CAEPR-PUSH-REFUSAL-400 observer's, that the body is the RFC's JSON error
+ * CAEPR-PUSH-ERROR-FORMAT's, and that its err fits CAEPR-PUSH-ERR-CODE's); poll: reported in
+ * setErrs and never acknowledged (RFC 8936 §2.2). A 5xx is no refusal (CAEPR-NO-5XX judges it
+ * too).
  */
-export function refused(
-  c: Ctx,
-  id: string,
-  o: DeliveryOutcome,
-  what: string,
-  statuses: readonly number[] = [400],
-): boolean {
+export function refused(c: Ctx, id: string, o: DeliveryOutcome, what: string): boolean {
   const poll = o.poll !== undefined;
-  const ok = poll
-    ? o.kind === "refused" && o.poll!.acks === 0
-    : o.kind === "refused" && o.status !== undefined && statuses.includes(o.status);
-  const want = poll ? "reported in setErrs, never acknowledged" : `refused (${statuses.join(" or ")})`;
+  const ok = isRefused(o);
+  const want = poll ? "reported in setErrs, never acknowledged" : "refused (a 4xx; RFC 8935 §2.3: 400)";
   const message = ok
     ? undefined
     : o.kind === "accepted"
@@ -250,9 +263,7 @@ export function refused(
             ? `${what}: no answer`
             : o.status >= 500
               ? `${what}: not refused: a server error`
-              : o.status >= 400
-                ? `${what}: refused with the wrong status`
-                : `${what}: not refused: answered ${o.status}`;
+              : `${what}: not refused: answered ${o.status}`;
   return c.check(id, ok, {
     ...(message !== undefined ? { message } : {}),
     expected: `${what}: ${want}`,

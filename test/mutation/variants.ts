@@ -82,6 +82,7 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
         "caep-receiver.observe-push-error-format": ["CAEPR-PUSH-ERROR-FORMAT"],
         "caep-receiver.observe-no-5xx": ["CAEPR-NO-5XX"],
         "caep-receiver.observe-no-leak": ["CAEPR-ERROR-NO-LEAK"],
+        "caep-receiver.observe-push-refusal-400": ["CAEPR-PUSH-REFUSAL-400"],
       },
     },
   ],

@@ -197,6 +197,8 @@ describe("discovery and jwks_uri (SSF discovery; public-spec-facts §4)", () => 
   it("publishes exactly the key set it is given and counts the fetches", async () => {
     const c = new TransmitterClient(t.url, t.controlToken);
     const first = await call(`${t.url}/jwks`, { token: null });
+    // The key set changes during a run: a Receiver must not keep it without asking again.
+    expect(first.headers["cache-control"]).toBe("no-cache");
     expect(first.body).toEqual({ keys: [expect.objectContaining({ kid: t.signingKey.kid, kty: "EC" })] });
     expect(JSON.stringify(first.body)).not.toContain('"d"');
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
@@ -213,6 +215,16 @@ describe("discovery and jwks_uri (SSF discovery; public-spec-facts §4)", () => 
     await c.publishJwks([pub], priv);
     expect(t.signingKey.kid).toBe("rotated");
     expect((await call(`${t.url}/__idc/streams`, { token: null })).status).toBe(403);
+  });
+
+  it("lets a check wait for the next fetch of jwks_uri instead of sleeping", async () => {
+    const c = new TransmitterClient(t.url, t.controlToken);
+    const { count } = await c.jwksFetches();
+    expect((await c.waitForJwksFetch(count, 50)).count).toBe(count);
+    const waiting = c.waitForJwksFetch(count, 5000);
+    await call(`${t.url}/jwks`, { token: null });
+    expect((await waiting).count).toBe(count + 1);
+    expect((await call(`${t.url}/__idc/jwks/fetches/wait?after=-1`, { token: null })).status).toBe(403);
   });
 });
 
@@ -316,7 +328,9 @@ describe("push streams a Receiver creates (SSF stream management, RFC 8935)", ()
         },
       },
     });
-    expect(put.body.events_requested).toEqual([]);
+    // A replacement without events_requested deletes it (SSF §8.1.1.4): every supported type again.
+    expect(put.body).not.toHaveProperty("events_requested");
+    expect(put.body.events_delivered).toEqual([...CAEP_EVENT_NAMES.map(eventUri), SSF_VERIFICATION_EVENT]);
     expect(put.body).not.toHaveProperty("description");
 
     const pushed = rx.next();
@@ -335,6 +349,12 @@ describe("push streams a Receiver creates (SSF stream management, RFC 8935)", ()
       events: { [SSF_VERIFICATION_EVENT]: { state: "st-1" } },
     });
     expect((await c.streams())[0]?.verification?.state).toBe("st-1");
+    // The harness waits for the verification SET to be answered, not for a fixed time.
+    expect((await c.waitForVerification(id, 5000))?.verification).toMatchObject({
+      state: "st-1",
+      requests: 1,
+      delivery: { status: 202, body: "" },
+    });
 
     expect((await call(`${t.url}/ssf/status?stream_id=${id}`)).body).toEqual({
       stream_id: id,
@@ -524,6 +544,111 @@ describe("poll delivery (RFC 8936)", () => {
     const r = await poll({ returnImmediately: true });
     expect((r.body.sets as Record<string, string>)[a.jti]).toBe(a.token);
     await poll({ maxEvents: 0, ack: [a.jti] });
+  });
+});
+
+describe("counts over every poll request (RFC 8936 §2.1), past what the poll log keeps", () => {
+  let t: MockTransmitter;
+  let c: TransmitterClient;
+  beforeAll(async () => {
+    t = await startTransmitter({ receiverToken: TOKEN, deliveryMethods: ["poll"] });
+    c = new TransmitterClient(t.url, t.controlToken);
+  });
+  afterAll(() => t.close());
+
+  it("delivers every supported event type to a stream created without events_requested", async () => {
+    const created = await call(`${t.url}/ssf/stream`, {
+      body: { delivery: { method: "urn:ietf:rfc:8936" } },
+    });
+    expect(created.status).toBe(201);
+    const all = [...CAEP_EVENT_NAMES.map(eventUri), SSF_VERIFICATION_EVENT];
+    expect(created.body).not.toHaveProperty("events_requested");
+    expect(created.body.events_delivered).toEqual(all);
+    const view = (await c.streams()).find((v) => v.streamId === created.body.stream_id);
+    expect(view).not.toHaveProperty("eventsRequested");
+    expect(view?.eventsDelivered).toEqual(all);
+    // An explicit empty list stays empty (SSF: it SHOULD NOT be sent, and asks for nothing).
+    const none = await call(`${t.url}/ssf/stream`, {
+      body: { delivery: { method: "urn:ietf:rfc:8936" }, events_requested: [] },
+    });
+    expect(none.body.events_delivered).toEqual([]);
+  });
+
+  it("counts each kind of poll over all of them, with the first examples, the setErrs and what was acknowledged unasked", async () => {
+    const created = await call(`${t.url}/ssf/stream`, {
+      body: { delivery: { method: "urn:ietf:rfc:8936" }, events_requested: [eventUri("session-revoked")] },
+    });
+    const id = created.body.stream_id as string;
+    const pollUrl = (created.body.delivery as { endpoint_url: string }).endpoint_url;
+    const poll = (body: unknown, token?: string | null) =>
+      call(pollUrl, { body, ...(token !== undefined ? { token } : {}) });
+    expect(await c.pollStats(id)).toBeUndefined();
+    expect((await poll({ returnImmediately: true }, null)).status).toBe(401);
+    expect((await poll({ returnImmediately: true }, "nope")).status).toBe(401);
+    expect((await call(pollUrl, { method: "GET" })).status).toBe(404);
+    expect((await poll({ maxEvents: "2" })).status).toBe(400);
+    expect((await poll({ ack: Array.from({ length: 1001 }, (_, i) => `j${i}`) })).status).toBe(400);
+    const sets = await Promise.all(
+      [1, 2].map(async (n) => {
+        const p = buildSet({ issuer: t.issuer, audience: "a", event: "session-revoked", jti: `s-${n}` });
+        return { jti: `s-${n}`, token: await signSet(p, t.signingKey) };
+      }),
+    );
+    await c.enqueue(id, sets);
+    expect(Object.keys((await poll({ returnImmediately: true })).body.sets as object)).toEqual([
+      "s-1",
+      "s-2",
+    ]);
+    const trace = "Error: bad\n    at verify (/srv/app/verify.js:12:3)";
+    await poll({
+      returnImmediately: true,
+      ack: ["s-1", "never-sent"],
+      setErrs: { "s-2": { err: "invalid_key", description: `s-2: ${trace}` } },
+    });
+    // Acknowledged again without being handed out again.
+    await poll({ returnImmediately: true, ack: ["s-1"] });
+    // Acknowledged while queued, never handed out.
+    const third = buildSet({ issuer: t.issuer, audience: "a", event: "session-revoked", jti: "s-3" });
+    await c.enqueue(id, [{ jti: "s-3", token: await signSet(third, t.signingKey) }]);
+    await poll({ maxEvents: 0, ack: ["s-3"] });
+    // More polls than the poll log keeps (500): the counts still cover the first ones.
+    for (let i = 0; i < 505; i++) await poll({ returnImmediately: true, maxEvents: 0 });
+    const st = (await c.pollStats(id))!;
+    expect(st.polls).toBe(514);
+    expect(st.read).toBe(511);
+    expect(st.answered).toBe(509);
+    expect(st.authAbsent).toMatchObject({ count: 1, examples: [expect.objectContaining({ status: 401 })] });
+    expect(st.authWrong.count).toBe(1);
+    expect(st.otherMethods).toMatchObject({
+      count: 1,
+      examples: [expect.objectContaining({ method: "GET" })],
+    });
+    expect(st.formProblems).toMatchObject({
+      count: 1,
+      examples: [expect.objectContaining({ problems: ["maxEvents is not a non-negative integer"] })],
+    });
+    expect(st.overLimit.count).toBe(1);
+    expect(st.unknownJtis).toMatchObject({
+      count: 1,
+      examples: [expect.objectContaining({ unknownJtis: ["never-sent"] })],
+    });
+    expect(st.setErrs).toEqual({
+      total: 1,
+      distinct: [
+        { err: "invalid_key", description: `<jti>: ${trace}`, count: 1, firstSeq: expect.any(Number) },
+      ],
+      dropped: 0,
+    });
+    expect(st.ackAnomalies).toEqual({
+      unsolicited: { count: 1, examples: [{ jti: "s-3", times: 1 }] },
+      overAcked: { count: 1, examples: [{ jti: "s-1", acks: 2, deliveries: 1 }] },
+    });
+    expect(st.first).toHaveLength(50);
+    expect(st.first[0]).toMatchObject({ authorization: "absent", status: 401 });
+    expect(st.last).toHaveLength(50);
+    expect((await c.pollLog(0, id)).some((e) => e.authorization === "absent")).toBe(false);
+    expect(JSON.stringify(st)).not.toContain(TOKEN);
+    expect(JSON.stringify(st)).not.toContain("nope");
   });
 });
 

@@ -6,10 +6,12 @@ import {
   COMMON_CLAIMS,
   type CaepEventName,
 } from "../../../src/protocols/caep.js";
+import { quote } from "../../../src/engine/quote.js";
 import { exampleClaims, exampleSubject } from "../../../mocks/transmitter/set.js";
+import type { PushResult, StreamView } from "../../../mocks/transmitter/types.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import { ReceiverClient, type EventRef, type SetOptions } from "../receiver-client.js";
-import { deliver, deliverBatch } from "../delivery.js";
+import { accepted, deliverBatch, type DeliveryOutcome } from "../delivery.js";
 import type { SubId } from "../subjects.js";
 
 type Ctx = CheckContext<CaepReceiverProfile>;
@@ -124,9 +126,10 @@ type FormatCase = readonly [label: string, subject: SubId, knowable: boolean];
 /**
  * Judges `id` on a SET per subject format. Formats the session hook cannot register (jwt_id,
  * account, did...) necessarily name a subject the Receiver does not know, so their refusal says
- * something about the format only when the Receiver takes unknown subjects: a control SET about
- * an unknown user by email asks first, and when it is refused those formats are left out (a
- * partial observation, never a pass) rather than failed for what CAEPR-UNKNOWN-SUBJECT judges.
+ * something about the format only when the Receiver takes unknown subjects: the run's control
+ * SET about an unknown user (`unknownSubjects`) tells, and when it was refused those formats are
+ * left out (a partial observation, never a pass) rather than failed for what
+ * CAEPR-UNKNOWN-SUBJECT judges; with no format left (no session hook) the check skips.
  */
 async function acceptFormats(
   c: Ctx,
@@ -135,20 +138,18 @@ async function acceptFormats(
   cases: readonly FormatCase[],
 ): Promise<void> {
   let judged = cases;
+  const event = await k.carrier();
   if (cases.some(([, , knowable]) => !knowable)) {
-    const control = await k.set("session-revoked", { subject: k.subjects.fresh().user });
-    const o = await deliver(k, control.token, {
-      label: "control: session-revoked for an unknown user (email)",
-      jti: control.jti,
-    });
-    if (o.kind !== "accepted") {
+    const u = await k.unknownSubjects();
+    if (!u.accepted) {
+      judged = cases.filter(([, , knowable]) => knowable);
+      if (judged.length === 0) await k.unknownSubjectsOrSkip();
       const left = cases.filter(([, , knowable]) => !knowable).map(([label]) => label);
       c.partly(
         id,
-        `the Receiver refuses subjects it does not know (a SET about an unknown user by email: ${o.said}; see CAEPR-UNKNOWN-SUBJECT), so the formats no hook can register were not judged: ${left.join(", ")}`,
+        `the Receiver refuses subjects it does not know (${u.said}; see CAEPR-UNKNOWN-SUBJECT), so the formats no hook can register were not judged: ${left.join(", ")}`,
         "dependency",
       );
-      judged = cases.filter(([, , knowable]) => knowable);
     }
   }
   await acceptAll(
@@ -156,12 +157,84 @@ async function acceptFormats(
     k,
     id,
     judged.map(([f, subject]) => ({
-      label: `session-revoked for a ${f} subject`,
-      event: "session-revoked",
+      label: `${event} for a ${f} subject`,
+      event,
       o: { subject },
     })),
     "subject format",
   );
+}
+
+/**
+ * The CAEP types the stream delivers, with a note naming those it does not: a Receiver may
+ * request only the events it understands (SSF §8.1.1) and decline the others (RFC 8935 §2), so
+ * SETs of those are not sent. Skips the check when the stream delivers none.
+ */
+async function deliveredTypes(c: Ctx, k: ReceiverClient): Promise<CaepEventName[]> {
+  const delivered = await k.deliveredEvents();
+  const left = CAEP_EVENT_NAMES.filter((n) => !delivered.includes(n));
+  if (delivered.length === 0)
+    c.skip(
+      "the Receiver's stream delivers no CAEP event type (events_delivered is empty: it requested none the Transmitter supports, see CAEPR-STREAM-EVENTS)",
+      "dependency",
+    );
+  if (left.length > 0)
+    c.note(
+      `not requested: the Receiver's stream does not deliver ${left.join(", ")} (events_delivered), so no SET of those types was sent`,
+    );
+  return delivered;
+}
+
+/** How long to wait for the Receiver's verification request once its stream exists (as the stream set-up check). */
+const VERIFY_WAIT_MS = 2000;
+
+/** A push of the mock's own verification SET, as a delivery outcome (the mock, not the check, sent it). */
+function pushed(d: PushResult): DeliveryOutcome {
+  if (d.status === undefined) return { kind: "other", said: d.error ?? "no answer" };
+  const body = d.body === undefined || d.body === "" ? "(empty body)" : `body ${quote(d.body, 160)}`;
+  const kind =
+    d.status >= 200 && d.status < 300 ? "accepted" : d.status >= 400 && d.status < 500 ? "refused" : "other";
+  return { kind, status: d.status, said: `${d.status} ${body}` };
+}
+
+/**
+ * The outcome of the verification SET the mock Transmitter sent when the Receiver asked for one
+ * (SSF §8.1.4.2): push, how the Receiver answered the mock's push; poll, the outcome of its jti.
+ * Undefined when the Receiver made no verification request (within VERIFY_WAIT_MS of its stream).
+ */
+async function ownVerification(
+  c: Ctx,
+  k: ReceiverClient,
+  stream: StreamView,
+): Promise<{ o: DeliveryOutcome; view: StreamView } | undefined> {
+  let view: StreamView | undefined =
+    stream.createdBy === "receiver"
+      ? await k.mock.waitForVerification(stream.streamId, VERIFY_WAIT_MS)
+      : (await k.mock.streams()).find((x) => x.streamId === stream.streamId);
+  if (view?.verification === undefined) return undefined;
+  const settle = c.profile.deliveryTimeoutMs + 5000;
+  if (view.verification.delivery === undefined)
+    view = (await k.mock.waitForVerification(stream.streamId, settle)) ?? view;
+  const v = view.verification!;
+  if (v.delivery !== undefined) return { o: pushed(v.delivery), view };
+  if (v.jti === undefined) return { o: { kind: "pending", said: "the mock had not sent it yet" }, view };
+  const got = (await k.mock.outcomes(stream.streamId, [v.jti], 0)).outcomes[v.jti];
+  const poll = got ?? { kind: "pending" as const, deliveries: 0, acks: 0, errs: 0, unsolicited: 0 };
+  const said =
+    poll.kind === "acked"
+      ? `acknowledged (delivered ${poll.deliveries} time(s))`
+      : poll.kind === "error"
+        ? `reported in setErrs: ${quote(poll.err ?? null, 40)}${poll.description !== undefined ? ` (${quote(poll.description, 80)})` : ""}`
+        : `neither acknowledged nor reported in setErrs within ${settle} ms (delivered ${poll.deliveries} time(s))`;
+  return {
+    o: {
+      kind: poll.kind === "acked" ? "accepted" : poll.kind === "error" ? "refused" : "pending",
+      poll,
+      ...(poll.err !== undefined ? { err: poll.err } : {}),
+      said,
+    },
+    view,
+  };
 }
 
 /**
@@ -172,39 +245,42 @@ export const acceptanceChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.accept-events",
     title:
-      "a SET of each of the eight CAEP event types with its required claims, and with each named value of a required claim's value set, is accepted",
+      "a SET of each CAEP event type the stream delivers (all eight unless the Receiver requested fewer) with its required claims, and with each named value of a required claim's value set, is accepted",
     requirements: ["CAEPR-ACCEPT-EVENTS"],
     async run(c) {
       const k = new ReceiverClient(c);
-      const cases: Case[] = CAEP_EVENT_NAMES.map((name) => ({
+      const types = await deliveredTypes(c, k);
+      const cases: Case[] = types.map((name) => ({
         label: `${name} (required claims)`,
         event: name,
       }));
-      for (const name of CAEP_EVENT_NAMES) cases.push(...valueSweep(name, required(name), "required"));
+      for (const name of types) cases.push(...valueSweep(name, required(name), "required"));
       await acceptAll(c, k, "CAEPR-ACCEPT-EVENTS", cases, "valid SET");
     },
   }),
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.accept-optional-claims",
     title:
-      "a SET of each event type with every optional claim (reason_admin and reason_user maps, initiating_entity, event_timestamp, the type's own) is accepted, as is each named value of an optional claim",
+      "a SET of each event type the stream delivers with every optional claim (reason_admin and reason_user maps, initiating_entity, event_timestamp, the type's own) is accepted, as is each named value of an optional claim",
     requirements: ["CAEPR-ACCEPT-OPTIONAL-CLAIMS"],
     async run(c) {
       const k = new ReceiverClient(c);
-      const cases: Case[] = CAEP_EVENT_NAMES.map((name) => ({
+      const types = await deliveredTypes(c, k);
+      const cases: Case[] = types.map((name) => ({
         label: `${name} (every optional claim)`,
         event: name,
         o: { claims: exampleClaims(name, "full") },
       }));
-      for (const name of CAEP_EVENT_NAMES) cases.push(...valueSweep(name, optional(name), "full"));
+      for (const name of types) cases.push(...valueSweep(name, optional(name), "full"));
       // One claim at a time too: a Receiver that needs them together is as wrong as one that
-      // refuses them.
+      // refuses them. Over a type whose own claims are all optional, when the stream delivers one.
+      const alone = types.includes("session-revoked") ? "session-revoked" : types[0]!;
       for (const claim of Object.keys(COMMON_CLAIMS)) {
-        const full = exampleClaims("session-revoked", "full");
+        const full = exampleClaims(alone, "full");
         cases.push({
-          label: `session-revoked with only ${claim}`,
-          event: "session-revoked",
-          o: { claims: { [claim]: full[claim] } },
+          label: `${alone} with only ${claim}`,
+          event: alone,
+          o: { claims: { ...exampleClaims(alone, "required"), [claim]: full[claim] } },
         });
       }
       await acceptAll(c, k, "CAEPR-ACCEPT-OPTIONAL-CLAIMS", cases, "valid SET");
@@ -271,35 +347,36 @@ export const acceptanceChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.accept-verification",
     title:
-      "an SSF verification event for the Receiver's stream (sub_id opaque stream id), carrying the state of the Receiver's verification request when it made one, is accepted",
+      "the verification SET the Transmitter sends after the Receiver's verification request (its state echoed) is accepted; without a request, a verification SET without state for its stream",
     requirements: ["CAEPR-ACCEPT-VERIFICATION"],
     async run(c) {
       const k = new ReceiverClient(c);
       const stream = await k.stream();
-      // The state of the Receiver's own verification request, when it made one (SSF §8.1.4.2):
-      // a state it never sent may be refused as invalid_state, so none is made up. Without a
-      // request the verification event is the Transmitter's own, which carries no state.
-      const now = (await k.mock.streams()).find((x) => x.streamId === stream.streamId);
-      const state = now?.verification?.state;
-      if (state === undefined)
-        c.note(
-          "the Receiver had made no verification request with a state: the verification event carries none",
+      // The Receiver's own request (SSF §8.1.4.2) was answered by the mock with a verification
+      // SET carrying its state: that SET is judged, not a second one with the same state, which
+      // a Receiver treating its state as single-use may rightly refuse as invalid_state.
+      const own = await ownVerification(c, k, stream);
+      if (own !== undefined) {
+        const v = own.view.verification!;
+        accepted(
+          c,
+          "CAEPR-ACCEPT-VERIFICATION",
+          own.o,
+          `the verification SET the mock Transmitter ${own.o.poll ? "queued" : "pushed"} after the Receiver's verification request (${v.state !== undefined ? "its state echoed" : "it sent no state"}; ${v.requests} request(s) in all, the latest answered)`,
         );
+        return;
+      }
+      // No request: the Transmitter's own verification event, which carries no state (SSF §8.1.4).
+      c.note("the Receiver made no verification request: a verification SET without state was sent");
       await acceptAll(
         c,
         k,
         "CAEPR-ACCEPT-VERIFICATION",
         [
           {
-            label:
-              state === undefined
-                ? "verification event (no request to answer)"
-                : "verification event with the Receiver's state",
+            label: "verification event (no request to answer, no state)",
             event: "verification",
-            o: {
-              claims: state === undefined ? {} : { state },
-              subject: { format: "opaque", id: stream.streamId },
-            },
+            o: { claims: {}, subject: { format: "opaque", id: stream.streamId } },
           },
         ],
         "verification SET",
@@ -312,15 +389,16 @@ export const acceptanceChecks = [
     requirements: ["CAEPR-ACCEPT-AUD-ARRAY"],
     async run(c) {
       const k = new ReceiverClient(c);
+      const event = await k.carrier();
       await acceptAll(
         c,
         k,
         "CAEPR-ACCEPT-AUD-ARRAY",
         [
-          { label: "aud [audience]", event: "session-revoked", o: { payload: { aud: [k.audience] } } },
+          { label: "aud [audience]", event, o: { payload: { aud: [k.audience] } } },
           {
             label: "aud [another, audience]",
-            event: "session-revoked",
+            event,
             o: { payload: { aud: ["https://another-receiver.idconform.invalid/", k.audience] } },
           },
         ],

@@ -1,7 +1,9 @@
 import { defineCheck } from "../../../src/engine/check.js";
+import type { HttpResponse } from "../../../src/http/client.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import { ReceiverClient } from "../receiver-client.js";
 import type { FreshSubject } from "../subjects.js";
+import { isRefused } from "../delivery.js";
 import {
   active,
   freshSession,
@@ -11,10 +13,12 @@ import {
   mustBeActive,
   notAccepted,
   REDUCING,
+  REFUSED_REVOCATIONS,
   revoke,
   revokeUnder,
   secondSession,
   send,
+  sendRefused,
   shown,
   steady,
   STEADY_READS,
@@ -216,6 +220,112 @@ export const effectChecks = [
         res: st.last,
         kind: "accepted",
       });
+    },
+  }),
+  defineCheck<CaepReceiverProfile>({
+    id: "caep-receiver.effect-refused",
+    title:
+      "a session-revoked the Receiver refuses (signed by a stranger's key, or for another aud) leaves the session it names active, also once a later valid SET has been processed",
+    requirements: ["CAEPR-EFFECT-REFUSED"],
+    probe: "sessionActive",
+    timeoutMs: 300_000,
+    async run(c) {
+      const k = new ReceiverClient(c);
+      await k.stream();
+      const id = "CAEPR-EFFECT-REFUSED";
+      // A refused SET can only be seen to act under a subject form the Receiver honours.
+      const got = (
+        await revokeUnder(c, k, forms(c), "session to revoke", { enough: (ended) => ended.length > 0 })
+      ).find((r) => r.w.done);
+      if (got === undefined)
+        return c.skip(
+          "session-revoked ended the session under none of the declared subject forms (see CAEPR-EFFECT-SESSION-REVOKED): a refused one could show no effect either",
+          "dependency",
+        );
+      const { form } = got;
+      // One session per refused SET (an accepted one may rightly end its own), one no SET names
+      // (it tells a later SET's reach from a refused SET's late effect), one for the later SET.
+      const targets: FreshSubject[] = [];
+      for (const [, what] of REFUSED_REVOCATIONS) {
+        const s = await freshSession(c, k, `session named by a ${what}`);
+        await mustBeActive(c, "sessionActive", s.sessionId, "a fresh session");
+        targets.push(s);
+      }
+      const bystander = await freshSession(c, k, "a session no SET names");
+      const later = await freshSession(c, k, "a session revoked after the refused SETs");
+      await mustBeActive(c, "sessionActive", bystander.sessionId, "a fresh session");
+      await mustBeActive(c, "sessionActive", later.sessionId, "a fresh session");
+      const cases: { s: FreshSubject; x: Sent }[] = [];
+      for (const [i, [attack, what, see]] of REFUSED_REVOCATIONS.entries()) {
+        const s = targets[i]!;
+        const x = await sendRefused(k, attack, subjectIn(form, s), `${what} (${form} subject)`);
+        // An accepted one is the refusal requirement's failure; what it then does is no refusal's effect.
+        if (isRefused(x.outcome)) cases.push({ s, x });
+        else
+          c.note(`${x.label} was not refused (${x.outcome.said}): see ${see}; its effect is not judged here`);
+      }
+      if (cases.length === 0)
+        return c.skip(
+          "neither the forged nor the defective session-revoked was refused (see CAEPR-SIGNATURE, CAEPR-AUD): no refusal whose effect to judge",
+          "dependency",
+        );
+      const judge = (x: Sent, st: { broke?: HttpResponse; last: HttpResponse }, when: string): boolean =>
+        c.check(id, st.broke === undefined, {
+          message: `${x.label}: refused (${x.outcome.said}), yet the session it names ended ${when}`,
+          expected: "the session a refused SET names stays active: the sessionActive probe answers 2xx",
+          actual: `the probe answered ${shown(st.last)}`,
+          res: st.last,
+          kind: "accepted",
+        });
+      // Right after the refusals: a few reads over a short window.
+      const failed = new Set<number>();
+      for (const [i, { s, x }] of cases.entries()) {
+        const st = await steady(
+          c,
+          "sessionActive",
+          s.sessionId,
+          `sessionActive probe after ${x.label}`,
+          active,
+        );
+        if (!judge(x, st, "right after")) failed.add(i);
+      }
+      // Then once a later valid SET has shown its effect, the Receiver has had the refused ones
+      // (an asynchronous pipeline that acts on them late shows it now); without that sign, the
+      // sessions are read until the profile's bound instead.
+      const t = await revoke(k, form, later);
+      const tw = await watch(c, "sessionActive", later.sessionId, t);
+      const timeoutMs = c.profile.effects.timeoutMs;
+      const reads =
+        tw?.done === true ? STEADY_READS : Math.max(STEADY_READS, Math.ceil(timeoutMs / MAX_GAP_MS));
+      if (tw?.done !== true)
+        c.note(
+          `no later SET showed its effect, so the sessions were read ${reads} times over about ${timeoutMs} ms`,
+        );
+      const by = await steady(
+        c,
+        "sessionActive",
+        bystander.sessionId,
+        "sessionActive probe of a session no SET names",
+        active,
+      );
+      for (const [i, { s, x }] of cases.entries()) {
+        if (failed.has(i)) continue;
+        const st = await steady(
+          c,
+          "sessionActive",
+          s.sessionId,
+          `sessionActive probe after ${x.label} and ${t.label}`,
+          active,
+          reads,
+        );
+        if (st.broke !== undefined && by.broke !== undefined)
+          c.partly(
+            id,
+            `${x.label}: its session ended after ${t.label}, which ended a session no SET names too (see CAEPR-EFFECT-SCOPE): the refused SET's part is not known`,
+            "dependency",
+          );
+        else judge(x, st, `once ${t.label} had been processed`);
+      }
     },
   }),
   defineCheck<CaepReceiverProfile>({

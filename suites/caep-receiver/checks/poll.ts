@@ -1,14 +1,14 @@
 import fc from "fast-check";
-import { defineCheck, type CheckContext, type Details } from "../../../src/engine/check.js";
+import { defineCheck, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import { tokenAttacks } from "../../../src/engine/token-attacks.js";
-import { CAEP_EVENT_NAMES, DELIVERY_ERROR_CODES, type CaepEventName } from "../../../src/protocols/caep.js";
-import type { PollLogEntry, PollOutcome } from "../../../mocks/transmitter/types.js";
+import { DELIVERY_ERROR_CODES, type CaepEventName } from "../../../src/protocols/caep.js";
+import type { PollLogEntry, PollOutcome, PollTally } from "../../../mocks/transmitter/types.js";
+import type { ObservedExchange } from "../../../src/engine/observer.js";
+import { leakOf } from "../observers.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import { ReceiverClient, type StreamInfo } from "../receiver-client.js";
 import type { FreshSubject } from "../subjects.js";
-
-type Ctx = CheckContext<CaepReceiverProfile>;
 
 /**
  * Ways a generated SET is broken. Each keeps a readable jti: a Receiver reports an invalid SET
@@ -42,26 +42,28 @@ const IDS = [
 ] as const;
 type Id = (typeof IDS)[number];
 
-const batchArb: fc.Arbitrary<Batch> = fc.record({
-  items: fc.array(
-    fc.oneof(
-      {
-        weight: 2,
-        arbitrary: fc.record({ event: fc.constantFrom(...CAEP_EVENT_NAMES), replay: fc.boolean() }),
-      },
-      {
-        weight: 1,
-        arbitrary: fc.record({
-          event: fc.constantFrom(...CAEP_EVENT_NAMES),
-          broken: fc.constantFrom(...BROKEN),
-          replay: fc.constant(false),
-        }),
-      },
+/** Batches of SETs of the event types the stream delivers (a Receiver may decline the others). */
+const batchArb = (events: readonly CaepEventName[]): fc.Arbitrary<Batch> =>
+  fc.record({
+    items: fc.array(
+      fc.oneof(
+        {
+          weight: 2,
+          arbitrary: fc.record({ event: fc.constantFrom(...events), replay: fc.boolean() }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            event: fc.constantFrom(...events),
+            broken: fc.constantFrom(...BROKEN),
+            replay: fc.constant(false),
+          }),
+        },
+      ),
+      { minLength: 1, maxLength: MAX_BATCH },
     ),
-    { minLength: 1, maxLength: MAX_BATCH },
-  ),
-  maxPerPoll: fc.integer({ min: 1, max: 4 }),
-});
+    maxPerPoll: fc.integer({ min: 1, max: 4 }),
+  });
 
 const itemText = (it: Item, i: number): string =>
   `#${i + 1} ${it.broken ? `invalid (${it.broken})` : "valid"} ${it.event}${it.replay ? " (replayed after its ack)" : ""}`;
@@ -187,60 +189,18 @@ const KNOWN_SUBJECTS = 3;
 /**
  * The subjects the generated SETs name: users and sessions the Receiver knows (made by the
  * profile's session hook), so that whether it takes a SET never hangs on CAEPR-UNKNOWN-SUBJECT
- * (a SHOULD). Without the hook, subjects it does not know, once one such SET was acknowledged.
+ * (a SHOULD). Without the hook, subjects it does not know, once the run's control SET about one
+ * was acknowledged (else the check skips: `unknownSubjectsOrSkip`).
  */
-async function subjectsFor(c: Ctx, k: ReceiverClient, s: StreamInfo): Promise<FreshSubject[]> {
+async function subjectsFor(k: ReceiverClient): Promise<FreshSubject[]> {
   const known: FreshSubject[] = [];
   for (let i = 0; i < KNOWN_SUBJECTS; i++) {
     const one = await k.session(`session hook (subject of the generated SETs, ${i + 1})`);
     if (one === undefined) break;
     known.push(one);
   }
-  if (known.length > 0) return known;
-  const v = await k.set("session-revoked", { subject: k.subjects.fresh().user });
-  await k.mock.enqueue(s.streamId, [{ jti: v.jti, token: v.token }]);
-  const got = await k.mock.outcomes(s.streamId, [v.jti], c.profile.deliveryTimeoutMs);
-  const o = got.outcomes[v.jti];
-  if (o?.kind !== "acked")
-    c.skip(
-      `without hooks.session the generated SETs name subjects the Receiver does not know, and it did not acknowledge such a SET (${o === undefined ? "no outcome" : outcomeText(o)}): see CAEPR-UNKNOWN-SUBJECT`,
-      "dependency",
-    );
-  return [];
-}
-
-/** The members RFC 8936 §2.1 gives a poll request, and what each must be. */
-function formProblems(e: PollLogEntry): string[] {
-  if (e.parseError !== undefined) return [`the body is not JSON (${e.parseError})`];
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === "object" && !Array.isArray(v);
-  if (e.body !== undefined ? !isObject(e.body) : e.problems.some((p) => /not a JSON object/.test(p)))
-    return [`the body is not a JSON object: ${quote(e.body, 80)}`];
-  const out: string[] = [];
-  const { maxEvents, returnImmediately, ack, setErrs } = e;
-  if (maxEvents !== undefined && !(Number.isInteger(maxEvents) && (maxEvents as number) >= 0))
-    out.push(`maxEvents is ${quote(maxEvents, 60)}, not a non-negative integer`);
-  if (returnImmediately !== undefined && typeof returnImmediately !== "boolean")
-    out.push(`returnImmediately is ${quote(returnImmediately, 60)}, not a boolean`);
-  if (ack !== undefined && !(Array.isArray(ack) && ack.every((j) => typeof j === "string")))
-    out.push(`ack is ${quote(ack, 80)}, not an array of jti strings`);
-  if (setErrs !== undefined) {
-    if (!isObject(setErrs))
-      out.push(`setErrs is ${quote(setErrs, 80)}, not a JSON object from jti to {err, description}`);
-    else {
-      const bad = Object.entries(setErrs).find(
-        ([, v]) =>
-          !isObject(v) ||
-          typeof v.err !== "string" ||
-          (v.description !== undefined && typeof v.description !== "string"),
-      );
-      if (bad)
-        out.push(
-          `setErrs[${quote(bad[0], 60)}] is ${quote(bad[1], 80)}, not {err: string, description?: string}`,
-        );
-    }
-  }
-  return out;
+  if (known.length === 0) await k.unknownSubjectsOrSkip();
+  return known;
 }
 
 /** RFC 8936 poll delivery: the Receiver's acknowledgements and error reports, property-based. */
@@ -256,7 +216,13 @@ export const pollChecks = [
         c.skip("not offered: push delivery (suites.caep-receiver.delivery: push)", "not-offered");
       const k = new ReceiverClient(c);
       const s = await k.stream();
-      const known = await subjectsFor(c, k, s);
+      const events = await k.deliveredEvents();
+      if (events.length === 0)
+        c.skip(
+          "the Receiver's stream delivers no CAEP event type (events_delivered is empty: it requested none the Transmitter supports, see CAEPR-STREAM-EVENTS)",
+          "dependency",
+        );
+      const known = await subjectsFor(k);
       // Per batch (shrinking runs smaller ones) what it broke: the finding shows the batch fast-check ends with.
       const seen = new Map<string, Violation[]>();
       const first = new Map<Id, { batch: Batch; v: Violation }>();
@@ -266,7 +232,7 @@ export const pollChecks = [
       // never shrunk as if it were the Receiver's counterexample.
       let fatal: { readonly error: unknown } | undefined;
       try {
-        const property = fc.asyncProperty(batchArb, async (b) => {
+        const property = fc.asyncProperty(batchArb(events), async (b) => {
           if (fatal !== undefined) return true;
           runs++;
           let violations: Violation[];
@@ -317,101 +283,178 @@ export const pollChecks = [
   }),
 ];
 
+/** A poll request as a finding names it: its number, method, authorization and what the mock saw. */
+function pollText(e: PollLogEntry): string {
+  const what = [
+    `poll #${e.seq}`,
+    e.method !== "POST" ? `${e.method} (not POST)` : undefined,
+    `authorization ${e.authorization}`,
+    `answered ${e.status}`,
+    e.problems.length > 0 ? e.problems.join("; ") : undefined,
+    e.overLimit,
+    e.unknownJtis.length > 0
+      ? `names ${e.unknownJtis
+          .slice(0, 3)
+          .map((j) => quote(j, 60))
+          .join(", ")} never handed out on this stream`
+      : undefined,
+  ];
+  return what.filter((x) => x !== undefined).join(", ");
+}
+
+/** "n of N poll requests: the first ones" for a finding. */
+const tallyText = (t: PollTally, polls: number, also: readonly PollLogEntry[] = []): string => {
+  const ex = [...t.examples, ...also].slice(0, 3).map(pollText);
+  return `${t.count + also.length} of ${polls} poll request(s); the first: ${ex.join(" | ")}`;
+};
+
 /**
- * RFC 8936 §2.1 and the stream's authorization, judged on every poll request of the run (the
- * mock's poll log): runs after every other check (`stream.last.test.ts`).
+ * The first leak in a setErrs entry the Receiver sent (its description and err), by the push
+ * observer's own patterns (`leakOf` reads only an answer's text and JSON, given here).
+ */
+const leakOfErr = (e: { err?: string; description?: string }): string | undefined =>
+  leakOf({
+    text: "",
+    json: { err: e.err, description: e.description },
+    jsonError: undefined,
+  } satisfies Pick<ObservedExchange, "text" | "json" | "jsonError"> as ObservedExchange);
+
+/**
+ * RFC 8936 §2.1 and the stream's authorization, judged on EVERY poll request of the run: the
+ * mock counts each kind over all of them (its detailed log keeps only the first and the latest,
+ * and a Receiver polling in a tight loop makes thousands), with the first examples. Runs after
+ * every other check (`stream.last.test.ts`).
  */
 export const pollLogChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.poll-requests",
     title:
-      "every poll request of the run is a POST of a JSON object whose RFC 8936 members have their types, carries the stream's authorization, and acknowledges only SETs handed out to it",
-    requirements: ["CAEPR-POLL-REQUEST-FORMAT", "CAEPR-POLL-AUTH", "CAEPR-POLL-ACK-ONLY-DELIVERED"],
+      "every poll request of the run is a POST of a JSON object whose RFC 8936 members have their types, carries the stream's authorization, acknowledges only SETs handed out to it, and reports errors in setErrs without internal details",
+    requirements: [
+      "CAEPR-POLL-REQUEST-FORMAT",
+      "CAEPR-POLL-AUTH",
+      "CAEPR-POLL-ACK-ONLY-DELIVERED",
+      "CAEPR-ERROR-NO-LEAK",
+    ],
     timeoutMs: 60_000,
     async run(c) {
       if (c.profile.delivery !== "poll")
         c.skip("not offered: push delivery (suites.caep-receiver.delivery: push)", "not-offered");
       const k = new ReceiverClient(c);
       const s = await k.stream();
-      const log = await k.mock.pollLog(0, s.streamId);
-      const path = s.endpointUrl !== undefined ? new URL(s.endpointUrl).pathname : undefined;
-      // A poll by another method never reaches the poll route: the mock's general log has it.
-      const others =
-        path === undefined
-          ? []
-          : (await k.mock.log(path)).filter((e) => e.method !== "POST" && e.path === path);
-      // A request whose body the mock did not read (refused for its authorization, too large) has no form to judge.
-      const read = log.filter((e) => e.status !== 401 && e.status !== 404 && e.status !== 413);
-      const requests: ({ kind: "poll"; e: PollLogEntry } | { kind: "other"; method: string; seq: number })[] =
-        [
-          ...read.map((e) => ({ kind: "poll" as const, e })),
-          ...others.map((e) => ({ kind: "other" as const, method: e.method, seq: e.seq })),
-        ];
-      await c.each("CAEPR-POLL-REQUEST-FORMAT", requests, "poll requests", (r) => {
-        if (r.kind === "other")
-          return {
-            message: `a ${r.method} to the poll endpoint`,
-            expected: "POST with a JSON object (RFC 8936 §2.1)",
-            actual: `${r.method} (mock log #${r.seq})`,
-            kind: "malformed",
-          };
-        const p = formProblems(r.e);
-        return p.length === 0
-          ? undefined
-          : {
-              message: "the poll request's body is not what RFC 8936 §2.1 gives",
-              expected:
-                "a JSON object: maxEvents a non-negative integer, returnImmediately a boolean, ack an array of jti strings, setErrs an object of jti to {err, description}",
-              actual: `poll #${r.e.seq}: ${p.join("; ")}`,
-              kind: "malformed",
-            };
+      const st = await k.mock.pollStats(s.streamId);
+      if (st === undefined || st.polls === 0)
+        return c.skip("the Receiver never polled its stream: no poll request to judge", "other");
+      const kept = new Set([...st.first, ...st.last].map((e) => e.seq)).size;
+      if (kept < st.polls)
+        c.note(
+          `${st.polls} poll requests in all: each rule below is judged on every one of them (the mock's counts); the detailed log keeps the first ${st.first.length} and the latest ${st.last.length}`,
+        );
+
+      // Form: a JSON object of the RFC 8936 §2.1 members with their types, by POST.
+      const form = st.formProblems.count + st.otherMethods.count;
+      if (st.read === 0 && form === 0)
+        c.partly(
+          "CAEPR-POLL-REQUEST-FORMAT",
+          "no poll request's body was read: each was refused for its authorization or size",
+          "other",
+        );
+      else
+        c.check("CAEPR-POLL-REQUEST-FORMAT", form === 0, {
+          message:
+            st.otherMethods.count > 0
+              ? "a request to the poll endpoint by another method than POST"
+              : "a poll request's body is not what RFC 8936 §2.1 gives",
+          expected:
+            "POST with a JSON object: maxEvents a non-negative integer, returnImmediately a boolean, ack an array of jti strings, setErrs an object of jti to {err, description}",
+          actual: tallyText(st.formProblems, st.polls, st.otherMethods.examples),
+          kind: "malformed",
+        });
+
+      // Authorization: every poll (a POST to the poll endpoint) carries the Receiver's token.
+      const unauthorized = st.authAbsent.count + st.authWrong.count;
+      const withoutFirst = st.authAbsent.count >= st.authWrong.count;
+      c.check("CAEPR-POLL-AUTH", unauthorized === 0, {
+        message: `a poll request ${withoutFirst ? "without" : "with the wrong"} authorization`,
+        expected:
+          "Authorization: Bearer with the token the Transmitter issued to this Receiver, on every poll",
+        actual: `${unauthorized} of ${st.polls} poll request(s) (${st.authAbsent.count} without, ${st.authWrong.count} with another); the first: ${[
+          ...st.authAbsent.examples,
+          ...st.authWrong.examples,
+        ]
+          .sort((a, b) => a.seq - b.seq)
+          .slice(0, 3)
+          .map(pollText)
+          .join(" | ")}`,
+        kind: withoutFirst ? "missing" : "wrong-value",
       });
-      await c.each("CAEPR-POLL-AUTH", log, "poll requests", (e) =>
-        e.authorization === "present"
-          ? undefined
-          : {
-              message: `a poll request ${e.authorization === "absent" ? "without" : "with the wrong"} authorization`,
-              expected: "Authorization: Bearer with the token the Transmitter issued to this Receiver",
-              actual: `poll #${e.seq}: authorization ${e.authorization}, answered ${e.status}`,
-              kind: e.authorization === "absent" ? "missing" : "wrong-value",
-            },
-      );
-      // Per jti, the mock's own counts over the stream's whole history (the poll log keeps only
-      // the latest requests): acknowledgements while it was not handed out, and more
-      // acknowledgements than deliveries. Each is shown at the first request acknowledging it.
-      const settled = log.filter((e) => e.status === 200);
-      const acksOf = (e: PollLogEntry): string[] =>
-        Array.isArray(e.ack) ? e.ack.filter((j): j is string => typeof j === "string") : [];
-      const firstAck = new Map<string, number>();
-      for (const e of settled) for (const j of acksOf(e)) if (!firstAck.has(j)) firstAck.set(j, e.seq);
-      const counts = new Map<string, PollOutcome>();
-      const jtis = [...firstAck.keys()];
-      for (let i = 0; i < jtis.length; i += 1000) {
-        const got = await k.mock.outcomes(s.streamId, jtis.slice(i, i + 1000), 0);
-        for (const [j, o] of Object.entries(got.outcomes)) counts.set(j, o);
+
+      // Acknowledgements: only of SETs handed out, and again only after they were handed out again.
+      const { unsolicited, overAcked } = st.ackAnomalies;
+      const acks = st.unknownJtis.count + unsolicited.count + overAcked.count;
+      if (st.answered === 0)
+        c.partly(
+          "CAEPR-POLL-ACK-ONLY-DELIVERED",
+          "no poll request was answered: no acknowledgement was applied",
+          "other",
+        );
+      else
+        c.check("CAEPR-POLL-ACK-ONLY-DELIVERED", acks === 0, {
+          message: "an ack names a SET not handed out to the Receiver since it was last acknowledged",
+          expected:
+            "ack names only SETs handed out to the Receiver, and a SET again only after it was handed out again",
+          actual: [
+            st.unknownJtis.count > 0
+              ? `${st.unknownJtis.count} poll request(s) name jtis never handed out on this stream (${st.unknownJtis.examples
+                  .slice(0, 2)
+                  .map(pollText)
+                  .join(" | ")})`
+              : undefined,
+            unsolicited.count > 0
+              ? `${unsolicited.count} SET(s) acknowledged or reported while not handed out (${unsolicited.examples
+                  .slice(0, 3)
+                  .map((x) => `${quote(x.jti, 60)} ${x.times} time(s)`)
+                  .join(", ")})`
+              : undefined,
+            overAcked.count > 0
+              ? `${overAcked.count} SET(s) acknowledged more often than handed out (${overAcked.examples
+                  .slice(0, 3)
+                  .map((x) => `${quote(x.jti, 60)} ${x.acks} acks for ${x.deliveries} deliveries`)
+                  .join(", ")})`
+              : undefined,
+          ]
+            .filter((x) => x !== undefined)
+            .join("; "),
+          kind: "wrong-value",
+        });
+
+      // The descriptions the Receiver gave the Transmitter of its refusals (RFC 8936 §2.2 setErrs).
+      const errs = st.setErrs;
+      if (errs.total === 0)
+        c.partly(
+          "CAEPR-ERROR-NO-LEAK",
+          "the Receiver reported no SET in setErrs: no error description to judge",
+          "other",
+        );
+      else {
+        if (errs.dropped > 0)
+          c.partly(
+            "CAEPR-ERROR-NO-LEAK",
+            `${errs.dropped} of ${errs.total} setErrs entries were not kept by the mock (more than ${errs.distinct.length} distinct descriptions): not judged`,
+            "other",
+          );
+        await c.each("CAEPR-ERROR-NO-LEAK", errs.distinct, "setErrs descriptions", (e) => {
+          const leak = leakOfErr(e);
+          return leak === undefined
+            ? undefined
+            : {
+                message: "a setErrs description leaks internal details",
+                expected: "no stack trace, SQL, file path or framework banner in a setErrs entry",
+                actual: `err ${quote(e.err ?? null, 40)}, reported ${e.count} time(s) from poll #${e.firstSeq}: ${leak}`,
+                kind: "wrong-value",
+              };
+        });
       }
-      await c.each("CAEPR-POLL-ACK-ONLY-DELIVERED", settled, "answered poll requests", (e) => {
-        const bad = e.unknownJtis.map((j) => `${quote(j, 60)} was never handed out on this stream`);
-        for (const j of acksOf(e)) {
-          const o = counts.get(j);
-          if (firstAck.get(j) !== e.seq || o === undefined || e.unknownJtis.includes(j)) continue;
-          if (o.unsolicited > 0)
-            bad.push(
-              `${quote(j, 60)} acknowledged or reported ${o.unsolicited} time(s) while it was not handed out`,
-            );
-          else if (o.acks > o.deliveries)
-            bad.push(`${quote(j, 60)} acknowledged ${o.acks} times for ${o.deliveries} delivery(ies)`);
-        }
-        return bad.length === 0
-          ? undefined
-          : {
-              message: "an ack names a SET not handed out to the Receiver since it was last acknowledged",
-              expected:
-                "ack names only SETs handed out to the Receiver, and a SET again only after it was handed out again",
-              actual: `poll #${e.seq}: ${bad.slice(0, 3).join("; ")}${bad.length > 3 ? ` (${bad.length} in all)` : ""}`,
-              kind: "wrong-value",
-            };
-      });
     },
   }),
 ];

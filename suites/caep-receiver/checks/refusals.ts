@@ -1,3 +1,4 @@
+import { CompactSign, importJWK } from "jose";
 import { defineCheck } from "../../../src/engine/check.js";
 import { startJkuHost, tokenAttacks, type TokenAttackId } from "../../../src/engine/token-attacks.js";
 import {
@@ -27,6 +28,12 @@ import {
 } from "./refuse.js";
 import { transportChecks } from "./refusals-push.js";
 
+/** The errs that fit an unsigned SET. */
+const UNSIGNED_ERRS = [...KEY_ERRS, "invalid_request"];
+
+/** The member a SET's crit lists and no specification defines (RFC 7515 §4.1.11). */
+const UNKNOWN_CRIT = "urn:example:unknown";
+
 /**
  * The signature family of the shared token attacks and what each decides: every forgery a
  * verifier might trust (a key the SET brings, algorithm confusion, none), not only a flipped byte.
@@ -37,11 +44,12 @@ const FORGERIES: readonly [TokenAttackId, string, readonly string[]][] = [
   ["embedded-jwk", "CAEPR-SIGNATURE", KEY_ERRS],
   ["embedded-x5c", "CAEPR-SIGNATURE", KEY_ERRS],
   ["jku", "CAEPR-SIGNATURE", KEY_ERRS],
-  ["hs256-public-key", "CAEPR-ALG-CONFUSION", KEY_ERRS],
+  // An algorithm the Receiver does not allow reads as well as an unacceptable request.
+  ["hs256-public-key", "CAEPR-ALG-CONFUSION", [...KEY_ERRS, "invalid_request"]],
   // An unsigned SET has no key to find fault with: invalid_request fits as well.
-  ["alg-none", "CAEPR-ALG-NONE", ["invalid_key", "invalid_request"]],
+  ["alg-none", "CAEPR-ALG-NONE", UNSIGNED_ERRS],
   // No key of the Transmitter has this kid: the key is unacceptable, nothing else is wrong.
-  ["unknown-kid", "CAEPR-KID-UNKNOWN", ["invalid_key"]],
+  ["unknown-kid", "CAEPR-KID-UNKNOWN", KEY_ERRS],
 ];
 
 /** Claim and header variants of the family, and what each decides (SSF SET rules, public-spec-facts §4). */
@@ -78,6 +86,84 @@ async function attack(
   });
   if (forged !== undefined) k.hideSignature(forged.token);
   return forged;
+}
+
+/** A JSON value as one base64url segment. */
+const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("base64url");
+
+/**
+ * An unsigned variant of a fresh valid SET whose alg is a case variant of none: JWS algorithm
+ * names are case-sensitive (RFC 7515 §4.1.1), so "None" is no algorithm, but a verifier that
+ * refuses the exact string "none" and hands the rest to a library that folds case lets it in.
+ */
+async function unsignedAs(k: ReceiverClient, subject: SubId, alg: string): Promise<string> {
+  const valid = await k.set("session-revoked", { subject });
+  const [h = "", p = ""] = valid.token.split(".");
+  const header = JSON.parse(Buffer.from(h, "base64url").toString("utf8")) as Record<string, unknown>;
+  return `${b64({ ...header, alg })}.${p}.`;
+}
+
+/**
+ * A fresh valid SET whose JWS header lists in crit an extension no one defines (and carries
+ * it), signed with the Transmitter's real key: only the crit rule (RFC 7515 §4.1.11: such a
+ * JWS is invalid) can refuse it. Signed here because the SET builder's signer, rightly,
+ * refuses to produce a crit it does not understand.
+ */
+async function withUnknownCrit(k: ReceiverClient, subject: SubId): Promise<{ jti: string; token: string }> {
+  const s = await k.set("session-revoked", { subject });
+  const [h = ""] = s.token.split(".");
+  const header = JSON.parse(Buffer.from(h, "base64url").toString("utf8")) as Record<string, unknown>;
+  const jwk = k.signingKey;
+  const alg = typeof header.alg === "string" ? header.alg : (jwk.alg ?? "ES256");
+  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(s.payload)))
+    .setProtectedHeader({ ...header, alg, crit: [UNKNOWN_CRIT], [UNKNOWN_CRIT]: true })
+    .sign(await importJWK(jwk, alg), { crit: { [UNKNOWN_CRIT]: true } });
+  k.hideSignature(token);
+  return { jti: s.jti, token };
+}
+
+/**
+ * Audiences that are not the Receiver's but that a careless comparison takes for it (RFC 7519
+ * §4.1.3: the Receiver must identify itself with a value in aud; values compare as strings):
+ * a prefix or suffix match, a string looked for in a string, an array read only when it is
+ * non-empty or never read.
+ */
+function nearAudiences(aud: string): [string, unknown][] {
+  const out: [string, unknown][] = [
+    [`aud ${shown(`${aud}x`)} (the audience and one more character)`, `${aud}x`],
+  ];
+  if (aud.length > 1)
+    out.push([`aud ${shown(aud.slice(0, -1))} (the audience without its last character)`, aud.slice(0, -1)]);
+  out.push(['aud ["https://other.invalid/"] (an array naming another party)', ["https://other.invalid/"]]);
+  out.push(["aud [] (an empty array)", []]);
+  out.push([
+    `aud [${shown(`${aud}x`)}] (an array whose entry is the audience and one more character)`,
+    [`${aud}x`],
+  ]);
+  return out;
+}
+
+/**
+ * Issuers that are not the Transmitter's but that a prefix or normalising comparison takes for
+ * it. SSF: iss is identical to the Issuer the configuration came from; RFC 7519 §2 compares
+ * StringOrURI values as case-sensitive strings with no transformation or canonicalization, so
+ * a trailing slash and an upper-cased scheme or host name another issuer (whatever RFC 3986
+ * says of the URL they locate).
+ */
+function nearIssuers(iss: string): [string, string][] {
+  const out: [string, string][] = [
+    [`iss ${shown(`${iss}/`)} (the issuer with a trailing slash)`, `${iss}/`],
+    [
+      `iss ${shown(`${iss.replace(/\/+$/, "")}/evil`)} (a path below the issuer)`,
+      `${iss.replace(/\/+$/, "")}/evil`,
+    ],
+  ];
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(iss);
+  if (m) {
+    const upper = `${m[1]!.toUpperCase()}${m[2]!.toUpperCase()}${m[3]!}`;
+    if (upper !== iss) out.push([`iss ${shown(upper)} (the scheme and host upper-cased)`, upper]);
+  }
+  return out;
 }
 
 /** A subject for the check's SETs: one the Receiver knows when the profile gives the hook. */
@@ -160,7 +246,7 @@ export const refusalChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.refuse-signature",
     title:
-      "SETs with a forged signature (flipped, a stranger key, a key the SET carries in jwk, x5c or jku), alg none, HS256 keyed with the public key, or an unknown kid are refused",
+      "SETs with a forged signature (flipped, a stranger key, a key the SET carries in jwk, x5c or jku), alg none (in any letter case), HS256 keyed with the public key, or an unknown kid are refused",
     requirements: ["CAEPR-SIGNATURE", "CAEPR-ALG-NONE", "CAEPR-ALG-CONFUSION", "CAEPR-KID-UNKNOWN", ERR_CODE],
     async run(c) {
       const k = new ReceiverClient(c);
@@ -175,6 +261,13 @@ export const refusalChecks = [
           if (forged === undefined) continue;
           cases.push({ id: requirement, label: forged.title, token: forged.token, fits });
         }
+        for (const alg of ["None", "NONE"])
+          cases.push({
+            id: "CAEPR-ALG-NONE",
+            label: `unsigned: header alg "${alg}" and an empty signature`,
+            token: await unsignedAs(k, subject, alg),
+            fits: UNSIGNED_ERRS,
+          });
         errNotJudged(c, await refuseAll(c, k, cases));
         if (jku.fetched > 0)
           c.note(`the Receiver fetched the jku URL the forged SET named (${jku.fetched} time(s))`);
@@ -186,11 +279,12 @@ export const refusalChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.refuse-envelope",
     title:
-      "SETs from another or no iss, for another aud, with a wrong or missing typ, a JWT sub or exp claim, without iat, jti, events or sub_id (or with them mistyped), or issued far in the future are refused",
+      "SETs from another or no iss (near misses included: a trailing slash, a path below it, upper case), for another aud (a prefix, a longer string, an array without it), with a wrong or missing typ, a crit extension no one defines, a JWT sub or exp claim (falsy values included), without iat, jti, events or sub_id (or with them mistyped), or issued far in the future are refused",
     requirements: [
       "CAEPR-ISS",
       "CAEPR-AUD",
       "CAEPR-TYP",
+      "CAEPR-CRIT",
       "CAEPR-SUB-CLAIM",
       "CAEPR-EXP-CLAIM",
       "CAEPR-REQUIRED-CLAIMS",
@@ -246,6 +340,25 @@ export const refusalChecks = [
       for (const [label, payload] of mistyped)
         await variant("CAEPR-REQUIRED-CLAIMS", label, payload, ["invalid_request"]);
       await variant("CAEPR-ISS", "iss 42", { iss: 42 }, ["invalid_issuer", "invalid_request"]);
+      // Near misses, re-signed with the Transmitter's key so nothing else is wrong.
+      for (const [label, aud] of nearAudiences(k.audience))
+        await variant("CAEPR-AUD", label, { aud }, ["invalid_audience"]);
+      for (const [label, iss] of nearIssuers(k.issuer))
+        await variant("CAEPR-ISS", label, { iss }, ["invalid_issuer"]);
+      // Present but falsy: a check written `if (payload.exp)` or `if (payload.sub)` lets these in.
+      await variant("CAEPR-EXP-CLAIM", "exp 0", { exp: 0 }, ["invalid_request"]);
+      await variant("CAEPR-SUB-CLAIM", 'a JWT sub claim ""', { sub: "" }, ["invalid_request"]);
+      await variant("CAEPR-SUB-CLAIM", "a JWT sub claim null", { sub: null }, ["invalid_request"]);
+      const crit = await withUnknownCrit(k, subject);
+      cases.push({
+        id: "CAEPR-CRIT",
+        label: `crit [${shown(UNKNOWN_CRIT)}] (an extension no one defines)`,
+        token: crit.token,
+        jti: crit.jti,
+        // The JWS is invalid as a whole: its key is not at fault, but a verifier that reports
+        // every JWS failure as invalid_key is not wrong either.
+        fits: ["invalid_request", "invalid_key"],
+      });
       errNotJudged(c, await refuseAll(c, k, cases));
       // typ compares as a media type (RFC 7515 §4.1.9): these are secevent+jwt, and a Receiver
       // that refuses them takes the rule for a string comparison.
@@ -306,7 +419,6 @@ export const refusalChecks = [
       const subject = await subjectOf(k);
       const valid = await k.set("session-revoked", { subject });
       const [h = "", p = "", sig = ""] = valid.token.split(".");
-      const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("base64url");
       const raw: [string, string][] = [
         ["a body that is not a JWS", "not-a-set"],
         ["two segments", `${h}.${p}`],

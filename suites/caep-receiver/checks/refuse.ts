@@ -3,14 +3,26 @@ import type { CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import type { ReceiverClient } from "../receiver-client.js";
-import { deliver, deliverBatch, isDeliveryErrorCode, refused, type DeliveryOutcome } from "../delivery.js";
+import {
+  ATTACK,
+  deliver,
+  deliverBatch,
+  isDeliveryErrorCode,
+  REFUSAL_STATUS,
+  refused,
+  type DeliveryOutcome,
+} from "../delivery.js";
 
 type Ctx = CheckContext<CaepReceiverProfile>;
 
 export const ERR_CODE = "CAEPR-PUSH-ERR-CODE";
 
-/** The err that fits a key or signature the Receiver does not accept (RFC 8935 §2.4 invalid_key). */
-export const KEY_ERRS = ["invalid_key"] as const;
+/**
+ * The errs that fit a key or signature the Receiver does not accept: RFC 8935 §2.4 invalid_key
+ * ("keys used to ... sign the SET ... unacceptable"), or authentication_failed ("could not
+ * authenticate the SET Transmitter"), a defensible reading of a SET whose signature fails.
+ */
+export const KEY_ERRS = ["invalid_key", "authentication_failed"] as const;
 
 /** One SET the Receiver must refuse, the requirement that says so, and the err codes that fit. */
 export interface RefusalCase {
@@ -35,7 +47,8 @@ export function judgeErr(c: Ctx, o: DeliveryOutcome, label: string, fits: readon
   // The requirement speaks of push answers; setErrs codes are CAEPR-POLL-SETERRS's.
   if (o.poll !== undefined) return false;
   if (o.kind !== "refused" || !isDeliveryErrorCode(o.err)) return false;
-  if (o.status !== undefined && o.status !== 400) return false;
+  // Another status is CAEPR-PUSH-REFUSAL-400's finding; its err is not judged twice.
+  if (o.status !== undefined && o.status !== REFUSAL_STATUS) return false;
   c.check(ERR_CODE, fits.includes(o.err!), {
     message: `${label}: refused with an err that does not fit the defect`,
     expected: `${label}: err ${fits.join(" or ")}`,
@@ -48,7 +61,7 @@ export function judgeErr(c: Ctx, o: DeliveryOutcome, label: string, fits: readon
 
 /**
  * Delivers every case (poll: as one batch) and decides each case's requirement: refused
- * (push 400, poll reported in setErrs and never acknowledged), and its err fits. Returns
+ * (push a 4xx, poll reported in setErrs and never acknowledged), and its err fits. Returns
  * whether CAEPR-PUSH-ERR-CODE was judged at all.
  */
 export async function refuseAll(c: Ctx, k: ReceiverClient, cases: readonly RefusalCase[]): Promise<boolean> {
@@ -62,7 +75,7 @@ export async function refuseAll(c: Ctx, k: ReceiverClient, cases: readonly Refus
     );
   } else {
     outcomes = [];
-    for (const x of cases) outcomes.push(await deliver(k, x.token, { label: x.label, tags: ["attack"] }));
+    for (const x of cases) outcomes.push(await deliver(k, x.token, { label: x.label, tags: [ATTACK] }));
   }
   let judged = false;
   cases.forEach((x, i) => {
@@ -92,7 +105,11 @@ export function errNotJudged(c: Ctx, judged: boolean): void {
       "push only: the requirement speaks of push answers, and the profile's delivery is poll (RFC 8936)",
       "not-offered",
     );
-  else c.skipOnly(ERR_CODE, "no refusal of this check carried an err of the RFC 8935 §2.4 codes to judge");
+  else
+    c.skipOnly(
+      ERR_CODE,
+      "no refusal of this check was a 400 carrying an err of the RFC 8935 §2.4 codes to judge (a refusal with another status is CAEPR-PUSH-REFUSAL-400's)",
+    );
 }
 
 /** Quote a member for a label. */

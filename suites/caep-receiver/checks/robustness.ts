@@ -51,23 +51,31 @@ export const robustnessChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.unknown-event",
     title:
-      "a SET carrying an unknown event type URI beside a known CAEP event is accepted (the unknown event ignored)",
+      "a SET whose session-revoked event also carries an alternative event type URI the Receiver does not know (the same event, the same claims) is accepted, the unknown URI ignored",
     requirements: ["CAEPR-UNKNOWN-EVENT"],
     async run(c) {
       const k = new ReceiverClient(c);
       const known = eventUri("session-revoked");
       const subject = await k.subjectFor("session-revoked");
       const sets = [];
+      // SSF 1.0 "The events claim": several event type URIs only as alternative URIs of the
+      // exact same event type (RFC 8417 §2.2: never several independent events). So the unknown
+      // URI names the same event as the known one, with the same claim object: a Receiver
+      // takes the URI it knows and ignores the other.
+      const claims = { event_timestamp: Math.floor(Date.now() / 1000) - 5, initiating_entity: "policy" };
       for (const [label, uri] of [
         [
-          "session-revoked beside an event type of another framework",
-          "https://schemas.idconform.invalid/secevent/event-type/idc-audit",
+          "session-revoked also under an alternative URI of another namespace",
+          "https://schemas.idconform.invalid/secevent/caep/event-type/session-revoked",
         ],
-        ["session-revoked beside a CAEP event type not (yet) defined", `${CAEP_EVENT_BASE}idc-future-event`],
+        [
+          "session-revoked also under an alternative CAEP URI not (yet) defined",
+          `${CAEP_EVENT_BASE}session-revoked-v2`,
+        ],
       ] as const) {
         const s = await k.set("session-revoked", {
           subject,
-          edit: (p) => void (p.events = { [known]: {}, [uri]: { [EXT]: "value" } }),
+          edit: (p) => void (p.events = { [known]: claims, [uri]: claims }),
         });
         sets.push({ ...s, label });
       }
@@ -142,6 +150,10 @@ export const robustnessChecks = [
     id: "caep-receiver.verification-no-state",
     title: "an SSF verification event without state (unsolicited) is accepted",
     requirements: ["CAEPR-VERIFICATION-NO-STATE"],
+    // SSF §8.1.4.1 has the Receiver confirm that state "is as expected"; a verification without
+    // state is not one with a wrong state: §8.1.4 lets the Transmitter send one at any time, and
+    // §8.1.4.2 forbids state when the Transmitter starts it, so a Receiver that requires state
+    // refuses what SSF makes the Transmitter send (hence a MUST, though derived).
     async run(c) {
       const k = new ReceiverClient(c);
       const stream = await k.stream();

@@ -4,7 +4,8 @@ import { HarnessError, SetupError } from "../../../src/engine/errors.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CaepEventName } from "../../../src/protocols/caep.js";
-import { deliver, type DeliveryOutcome } from "../delivery.js";
+import { tokenAttacks } from "../../../src/engine/token-attacks.js";
+import { ATTACK, deliver, type DeliveryOutcome } from "../delivery.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import type { ReceiverClient } from "../receiver-client.js";
 import type { FreshSubject, SubId } from "../subjects.js";
@@ -131,17 +132,28 @@ export async function probe(c: Ctx, name: ProbeName, value: string, label: strin
 
 /**
  * The probe must answer 2xx for a subject the hook just made active, or it can show no change:
- * the profile's probe (or hook) is wrong, not the Receiver. Found once, it stops every later
- * probe of the run.
+ * the profile's probe (or hook) is wrong, not the Receiver. A hook may make the subject active
+ * a moment after it answers (an eventually consistent store), so the probe is read until it
+ * shows it, within effects.timeoutMs (bounded, growing gaps). Found once, the problem stops
+ * every later probe of the run.
  */
 export async function mustBeActive(c: Ctx, name: ProbeName, value: string, what: string): Promise<void> {
   await c.setup(`caep-receiver.probes.${name}`, async () => {
-    const res = await probe(c, name, value, `${name} probe: ${what} (before)`);
-    if (!active(res))
-      throw new SetupError(
-        `suites.caep-receiver.probes.${name}`,
-        `the probe answered ${res.status} (${quote(res.text, 120)}) for ${what}, just made active by hooks.session; it must answer 2xx while ${name === "sessionActive" ? "the session is valid" : "the user has access"}, and 401, 403 or 404 after`,
-      );
+    const since = Date.now();
+    const deadline = since + c.profile.effects.timeoutMs;
+    let gap = FIRST_GAP_MS;
+    for (let reads = 1; ; reads++) {
+      const res = await probe(c, name, value, `${name} probe: ${what} (before, read ${reads})`);
+      if (active(res)) return;
+      const now = Date.now();
+      if (now >= deadline)
+        throw new SetupError(
+          `suites.caep-receiver.probes.${name}`,
+          `the probe answered ${res.status} (${quote(res.text, 120)}) for ${what}, made active by hooks.session, ${reads} time(s) over ${now - since} ms; it must answer 2xx while ${name === "sessionActive" ? "the session is valid" : "the user has access"}, and 401, 403 or 404 after`,
+        );
+      await pause(c, Math.min(gap, deadline - now));
+      gap = Math.min(gap * 2, MAX_GAP_MS);
+    }
   });
 }
 
@@ -199,6 +211,35 @@ export async function send(
 ): Promise<Sent> {
   const s = await k.set(event, { subject, ...(claims ? { claims } : {}) });
   const outcome = await deliver(k, s.token, { label, jti: s.jti });
+  return { label, outcome, at: Date.now() };
+}
+
+/**
+ * SETs the Receiver must refuse, as a session-revoked for one session: one signed by a
+ * stranger's key under the Transmitter's kid (its signature does not verify), one for another
+ * aud (re-signed with the real key, so only the envelope is wrong).
+ */
+export const REFUSED_REVOCATIONS = [
+  [
+    "stranger-key",
+    "session-revoked signed by a stranger's key under the Transmitter's kid",
+    "CAEPR-SIGNATURE",
+  ],
+  ["wrong-aud", "session-revoked for another aud (re-signed with the Transmitter's key)", "CAEPR-AUD"],
+] as const;
+
+/** Delivers a session-revoked for `subject`, forged or defective as `attack` says (tagged an attack). */
+export async function sendRefused(
+  k: ReceiverClient,
+  attack: (typeof REFUSED_REVOCATIONS)[number][0],
+  subject: SubId,
+  label: string,
+): Promise<Sent> {
+  const valid = await k.set("session-revoked", { subject });
+  const [forged] = await tokenAttacks({ token: valid.token, signingKey: k.signingKey, only: [attack] });
+  if (forged === undefined) throw new Error(`sendRefused: no ${attack} variant of the SET`);
+  k.hideSignature(forged.token);
+  const outcome = await deliver(k, forged.token, { label, jti: valid.jti, tags: [ATTACK] });
   return { label, outcome, at: Date.now() };
 }
 

@@ -5,6 +5,7 @@ import { verifySet, type VerifiedSet } from "../set/verify.js";
 import type { TrustCell } from "../stream/trust.js";
 import type { Directory } from "./directory.js";
 import { applyEvents } from "./effects.js";
+import { actBeforeVerify } from "./fault-act-early.js";
 import { JtiMemory } from "./jti-memory.js";
 
 export interface ReceiverOptions {
@@ -45,6 +46,8 @@ export class Receiver {
     const trust = await this.o.trust.get(LIMITS.readyWaitMs);
     // Stryker disable next-line ConditionalExpression: unreachable in a run: SETs come after the stream exists, and the keys are read before the stream is created
     if (trust === undefined) throw invalidKey("the Transmitter's keys are not known yet");
+    const acting = { directory: this.o.directory, issuer: this.o.issuer, critical: trust.critical, faults };
+    if (faults.has("acts-before-verify")) actBeforeVerify(token, acting);
     const set = await verifySet(token, {
       issuer: this.o.issuer,
       audience: this.o.audience(),
@@ -59,12 +62,7 @@ export class Receiver {
         throw new SetError("invalid_request", "this jti was already received", 409);
       return "duplicate";
     }
-    applyEvents(set, {
-      directory: this.o.directory,
-      issuer: this.o.issuer,
-      critical: trust.critical,
-      faults,
-    });
+    applyEvents(set, acting);
     if (set.jti !== undefined) this.jtis.remember(set.jti);
     return "processed";
   }

