@@ -123,6 +123,11 @@ export const faults = [
     description: "sub_id is only checked to be an object: an unknown format or missing members are accepted",
     breaks: ["CAEPR-SUBJECT-INVALID"],
   },
+  {
+    id: "txn-required",
+    description: "a SET without txn is refused: the OPTIONAL txn claim is read as REQUIRED",
+    breaks: ["CAEPR-ACCEPT-EVENTS"],
+  },
   // The events (CAEP 1.0).
   {
     id: "event-required-unchecked",
@@ -164,6 +169,12 @@ export const faults = [
   {
     id: "unknown-event-refused",
     description: "a SET carrying an event type URI the Receiver does not know is refused",
+    breaks: ["CAEPR-UNKNOWN-EVENT"],
+  },
+  {
+    id: "event-type-by-last-segment",
+    description:
+      "an event type is recognised by the last segment of its URI: another namespace's .../credential-change is read as CAEP's",
     breaks: ["CAEPR-UNKNOWN-EVENT"],
   },
   {
@@ -278,6 +289,18 @@ export const faults = [
     id: "session-established-revives",
     description: "session-established marks the sessions it names active again, even a revoked one",
     breaks: ["CAEPR-EFFECT-NO-RESURRECT"],
+  },
+  {
+    id: "iss-sub-issuer-ignored",
+    description:
+      "an iss_sub subject is matched by its sub alone: another issuer's sub that equals a user's email names that user",
+    breaks: ["CAEPR-EFFECT-SCOPE"],
+  },
+  {
+    id: "complex-session-member-only",
+    description:
+      "a complex subject's session member is matched without checking it belongs to the user member",
+    breaks: ["CAEPR-EFFECT-SCOPE"],
   },
   {
     id: "revoke-all-sessions",

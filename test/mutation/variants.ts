@@ -109,6 +109,7 @@ export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readon
       "CAEPR-POLL-REQUEST-FORMAT",
       "CAEPR-POLL-AUTH",
       "CAEPR-POLL-ACK-ONLY-DELIVERED",
+      "CAEPR-ERROR-NO-LEAK",
     ],
   },
   federation: {

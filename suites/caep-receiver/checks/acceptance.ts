@@ -245,7 +245,7 @@ export const acceptanceChecks = [
   defineCheck<CaepReceiverProfile>({
     id: "caep-receiver.accept-events",
     title:
-      "a SET of each CAEP event type the stream delivers (all eight unless the Receiver requested fewer) with its required claims, and with each named value of a required claim's value set, is accepted",
+      "a SET of each CAEP event type the stream delivers (all eight unless the Receiver requested fewer) with its required claims, and with each named value of a required claim's value set, is accepted, as is one without the OPTIONAL txn",
     requirements: ["CAEPR-ACCEPT-EVENTS"],
     async run(c) {
       const k = new ReceiverClient(c);
@@ -255,6 +255,10 @@ export const acceptanceChecks = [
         event: name,
       }));
       for (const name of types) cases.push(...valueSweep(name, required(name), "required"));
+      // txn is OPTIONAL (RFC 8417 §2.2; SSF 1.0 §4.1.7 has the Transmitter include it only
+      // when it has one): a SET without it carries only REQUIRED claims.
+      const bare = types.includes("session-revoked") ? "session-revoked" : types[0]!;
+      cases.push({ label: `${bare} without txn (an OPTIONAL claim)`, event: bare, o: { omit: ["txn"] } });
       await acceptAll(c, k, "CAEPR-ACCEPT-EVENTS", cases, "valid SET");
     },
   }),

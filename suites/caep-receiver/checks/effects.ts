@@ -2,7 +2,7 @@ import { defineCheck } from "../../../src/engine/check.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import type { CaepReceiverProfile } from "../profile.js";
 import { ReceiverClient } from "../receiver-client.js";
-import type { FreshSubject } from "../subjects.js";
+import type { FreshSubject, SubId } from "../subjects.js";
 import { isRefused } from "../delivery.js";
 import {
   active,
@@ -430,6 +430,68 @@ async function sessionScope(c: Ctx, k: ReceiverClient): Promise<void> {
       kind: "wrong-value",
     });
   }
+  await nearMisses(c, k, ended[0]?.form ?? any.form);
+}
+
+/** An issuer no Transmitter of the run has (`.invalid`, RFC 6761): an iss_sub of it names nobody the Receiver holds. */
+const OTHER_ISSUER = "https://other-transmitter.idconform.invalid/";
+
+/**
+ * session-revoked SETs that come close to a user's session but name none: an iss_sub of another
+ * issuer whose sub is the user's email (the iss and sub pair names the subject, RFC 9493
+ * §3.2.4), and, when the profile declares complex subjects, a complex subject whose user and
+ * session members belong to different users (CAEP 1.0 §3.1: the event applies to the sessions
+ * "matching those combined claims", which none does). Every session involved stays active. They
+ * are read once a session-revoked sent after them under `marker` (a form that took effect) has
+ * ended its own session: a Receiver acting on SETs in order has acted on them by then.
+ */
+async function nearMisses(c: Ctx, k: ReceiverClient, marker: Form): Promise<void> {
+  const misses: { label: string; subject: SubId; keep: [FreshSubject, string][] }[] = [];
+  const a = await freshSession(c, k, "a user whose email an iss_sub of another issuer carries");
+  await mustBeActive(c, "sessionActive", a.sessionId, "a fresh session");
+  misses.push({
+    label: "session-revoked for an iss_sub of another issuer whose sub is a user's email",
+    subject: { format: "iss_sub", iss: OTHER_ISSUER, sub: a.email },
+    keep: [[a, "the session of the user whose email is the sub"]],
+  });
+  if (c.profile.effects.subjectFormats.includes("complex")) {
+    const u = await freshSession(c, k, "the user member of a mismatched complex subject");
+    const s = await freshSession(c, k, "the session member of a mismatched complex subject");
+    await mustBeActive(c, "sessionActive", u.sessionId, "a fresh session");
+    await mustBeActive(c, "sessionActive", s.sessionId, "a fresh session");
+    misses.push({
+      label: "session-revoked for a complex subject whose user and session members belong to different users",
+      subject: { format: "complex", user: u.user, session: s.session },
+      keep: [
+        [u, "the session of the user member"],
+        [s, "the session member's session (another user's)"],
+      ],
+    });
+  }
+  const m = await freshSession(c, k, "a session revoked after the near misses");
+  await mustBeActive(c, "sessionActive", m.sessionId, "a fresh session");
+  for (const x of misses) await send(k, "session-revoked", x.subject, x.label);
+  const mark = await revoke(k, marker, m);
+  const w = await watch(c, "sessionActive", m.sessionId, mark);
+  if (w?.done !== true) {
+    c.partly(
+      "CAEPR-EFFECT-SCOPE",
+      `near misses not judged: ${mark.label}, sent after them, did not end its session in time`,
+      "dependency",
+    );
+    return;
+  }
+  for (const x of misses)
+    for (const [s, what] of x.keep) {
+      const st = await steady(c, "sessionActive", s.sessionId, `sessionActive probe of ${what}`, active);
+      c.check("CAEPR-EFFECT-SCOPE", st.broke === undefined, {
+        message: `${x.label}: ${what} ended, though the SET names no session of it`,
+        expected: `${what} stays active (2xx)`,
+        actual: `the probe answered ${shown(st.last)}`,
+        res: st.last,
+        kind: "wrong-value",
+      });
+    }
 }
 
 /** An access-reducing event for one user (the first declared one that takes effect): another user's access stays. */

@@ -6,6 +6,7 @@ import {
   COMMON_CLAIMS,
   EVENT_CLAIMS,
   SET_REQUIRED_CLAIMS,
+  SSF_VERIFICATION_EVENT,
   eventProblems,
   eventUri,
   subjectProblems,
@@ -179,9 +180,16 @@ function wrongTyped(rule: ClaimRule): unknown[] {
     case "object":
       return ["role=admin", ["role"]];
     case "string-array":
-      return ["pwd"];
+      return ["pwd", ["pwd", 42]];
     case "language-map":
-      return ["Policy violation", {}];
+      // A POSIX locale (en_US) is no BCP 47 language tag.
+      return [
+        "Policy violation",
+        {},
+        null,
+        { en: "Policy violation", de: 42 },
+        { en_US: "Policy violation" },
+      ];
     case "string":
       return [42];
   }
@@ -236,6 +244,42 @@ const BROKEN_SUBJECTS: readonly [string, unknown][] = [
     },
   ],
   ["a jwt_id sub_id without jti", { format: "jwt_id", iss: "https://idp.example.com/" }],
+  ["an account sub_id without uri", { format: "account" }],
+  ["a phone_number sub_id without phone_number", { format: "phone_number" }],
+  ["a did sub_id without url", { format: "did" }],
+  ["a uri sub_id without uri", { format: "uri" }],
+  [
+    "a saml_assertion_id sub_id without assertion_id",
+    { format: "saml_assertion_id", issuer: "https://idp.example.com/" },
+  ],
+  // A name every JavaScript object inherits: a format table read without an own-property test knows it.
+  ["a sub_id of the format constructor", { format: "constructor", id: "x" }],
+  ['a sub_id whose format is ["email"], not a string', { format: ["email"], email: "user@example.com" }],
+  [
+    "a complex sub_id whose user is complex",
+    { format: "complex", user: { format: "complex", user: { format: "email", email: "user@example.com" } } },
+  ],
+  [
+    "an aliases sub_id listing a complex subject",
+    {
+      format: "aliases",
+      identifiers: [{ format: "complex", user: { format: "email", email: "user@example.com" } }],
+    },
+  ],
+  ["an ip-addresses sub_id listing a number", { format: "ip-addresses", "ip-addresses": ["192.0.2.1", 42] }],
+  // Each member of a complex subject (SSF 1.0 §3.2) invalid beside a valid one.
+  ...["user", "device", "session", "application", "tenant", "org_unit", "group"].map(
+    (m): [string, unknown] => [
+      `a complex sub_id whose ${m} is an opaque without id`,
+      {
+        format: "complex",
+        ...(m === "user"
+          ? { session: { format: "opaque", id: "idc-session" } }
+          : { user: { format: "email", email: "user@example.com" } }),
+        [m]: { format: "opaque" },
+      },
+    ],
+  ),
 ];
 
 /**
@@ -388,6 +432,19 @@ export const refusalChecks = [
           cases.push({ id: "CAEPR-EVENT-CLAIMS", label, token: s.token, fits: ["invalid_request"] });
         }
       }
+      // The SSF verification event (SSF 1.0 §8.1.4): its claims an object, its state a string.
+      const stream = await k.stream();
+      for (const [label, claims] of [
+        ["verification whose event claims are a string, not an object", "verify"],
+        ["verification with state 42 (not a string)", { state: 42 }],
+      ] as const) {
+        if (eventProblems(SSF_VERIFICATION_EVENT, claims).length === 0) continue;
+        const s = await k.set("verification", {
+          subject: { format: "opaque", id: stream.streamId },
+          edit: (p) => void (p.events = { [SSF_VERIFICATION_EVENT]: claims }),
+        });
+        cases.push({ id: "CAEPR-EVENT-CLAIMS", label, token: s.token, fits: ["invalid_request"] });
+      }
       errNotJudged(c, await refuseAll(c, k, cases));
     },
   }),
@@ -426,6 +483,7 @@ export const refusalChecks = [
         ["a payload segment that is not base64url", `${h}.${p}*.${sig}`],
         ["a header that is a JSON array", `${b64([])}.${p}.${sig}`],
         ["a header that is not JSON", `${Buffer.from("{alg:").toString("base64url")}.${p}.${sig}`],
+        ["a header that is JSON null", `${b64(null)}.${p}.${sig}`],
       ];
       const cases: RefusalCase[] = raw.map(([label, token]) => ({
         id: "CAEPR-MALFORMED",
@@ -434,6 +492,18 @@ export const refusalChecks = [
         jti: syntheticJti(),
         fits: ["invalid_request"],
       }));
+      // The real header without alg (RFC 7515 §4.1.1: alg is REQUIRED): no key can be chosen.
+      const { alg: _alg, ...noAlg } = JSON.parse(Buffer.from(h, "base64url").toString()) as Record<
+        string,
+        unknown
+      >;
+      cases.push({
+        id: "CAEPR-MALFORMED",
+        label: "a JWS header without alg",
+        token: `${b64(noAlg)}.${p}.${sig}`,
+        jti: syntheticJti(),
+        fits: ["invalid_request", "invalid_key"],
+      });
       // Signed correctly, but the payload is no JSON object.
       for (const [label, payload] of [
         ["a signed payload that is not JSON", "session revoked"],

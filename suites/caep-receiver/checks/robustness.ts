@@ -72,6 +72,12 @@ export const robustnessChecks = [
           "session-revoked also under an alternative CAEP URI not (yet) defined",
           `${CAEP_EVENT_BASE}session-revoked-v2`,
         ],
+        [
+          // Its last path segment is another CAEP event's name (and its prefix as long as CAEP's):
+          // a Receiver that reads an event type by its tail takes it for credential-change.
+          "session-revoked also under another namespace's URI ending in credential-change",
+          "https://schemas.idcon.test/secevent/caep/event-type/credential-change",
+        ],
       ] as const) {
         const s = await k.set("session-revoked", {
           subject,
@@ -107,6 +113,16 @@ export const robustnessChecks = [
           claims: { ...exampleClaims("credential-change", "required"), [EXT]: "value" },
         })),
         label: "an unknown event claim",
+      });
+      // A claim name another event type defines (the SSF verification event's state) is just as
+      // unknown to credential-change.
+      const s5 = await k.subjectFor("credential-change");
+      sets.push({
+        ...(await k.set("credential-change", {
+          subject: s5,
+          claims: { ...exampleClaims("credential-change", "required"), state: "idc-not-a-verification" },
+        })),
+        label: "an unknown event claim named state (as the verification event's)",
       });
       // SSF: "Additional Subject Member names MAY be used in Complex Subjects". An extra member
       // in a simple format is not probed: RFC 9493 §3 says a Subject Identifier MUST NOT contain

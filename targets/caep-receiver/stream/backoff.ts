@@ -31,9 +31,9 @@ export async function retry<T>(attempt: () => Promise<T>, signal: AbortSignal): 
     signal.throwIfAborted();
     try {
       return await attempt();
-      // Stryker disable next-line BlockStatement: retry pacing (see above)
     } catch {
-      await backoff.wait(signal);
+      // It failed: pause, then try again.
     }
+    await backoff.wait(signal);
   }
 }
