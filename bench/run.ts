@@ -311,6 +311,7 @@ for (const [suite, bound] of [
   ["vci", 15_000],
   ["federation", 15_000],
   ["caep-receiver", 10_000],
+  ["caep-transmitter", 15_000],
 ] as const) {
   const ms = await suiteRun(suite);
   if (ms !== undefined)

@@ -71,9 +71,10 @@ export async function targetCommand(argv: string[]): Promise<number> {
  * serves nothing and prints one token signed as the run's mock signs them.
  */
 export async function mockCommand(argv: string[]): Promise<number> {
-  // The mock Transmitter has options of its own (--delivery, --public-url, --emit): mocks/transmitter/cli.ts.
-  if (argv[0] === "transmitter") {
-    const m = (await loadMock("transmitter")) as { command?: (argv: string[]) => Promise<number> };
+  // The mock Transmitter has options of its own (--delivery, --public-url, --emit): mocks/transmitter/cli.ts;
+  // so has the mock Receiver (--issuer, --authorization): mocks/receiver/cli.ts.
+  if (argv[0] === "transmitter" || argv[0] === "receiver") {
+    const m = (await loadMock(argv[0])) as { command?: (argv: string[]) => Promise<number> };
     if (m.command) return m.command(argv.slice(1));
   }
   const { values, positionals } = parse(

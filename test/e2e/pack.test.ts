@@ -99,6 +99,7 @@ describe("as a dependency: npm pack, installed into an empty project", () => {
       ) as Results;
       expect(r.run.suites.map((s) => s.name).sort()).toEqual([
         "caep-receiver",
+        "caep-transmitter",
         "commands",
         "federation",
         "scim",

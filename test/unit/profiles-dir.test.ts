@@ -21,7 +21,8 @@ const env = new Proxy({} as Record<string, string>, {
     if (name.endsWith("_PROBE")) return "https://127.0.0.1:9/probe/{id}/{sub}/{session}/{user}";
     if (name.endsWith("JWKS")) return publicJwks;
     if (/(CLIENT_KEY|OP_KEY|PRIVATE_JWK)$/.test(name)) return privateJwk;
-    return "placeholder-value";
+    // Distinct per variable: a profile may require two of them to differ (two tokens).
+    return `placeholder-${name.toLowerCase()}`;
   },
 });
 

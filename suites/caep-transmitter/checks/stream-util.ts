@@ -1,0 +1,70 @@
+import type { CheckContext } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import type { StreamClient } from "../client.js";
+import type { CaepTransmitterProfile, DeliveryMethod } from "../profile.js";
+
+export type Ctx = CheckContext<CaepTransmitterProfile>;
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The JSON object of an answer, or an empty one (what is missing is then said member by member). */
+export const body = (res: HttpResponse): Record<string, unknown> => (isObject(res.json) ? res.json : {});
+
+/** What the Transmitter answered, in a few words (its body quoted, bounded). */
+export const said = (res: HttpResponse): string =>
+  `${res.status}${res.text === "" ? "" : ` ${quote(res.text, 160)}`}`;
+
+/** The strings of an array member, or undefined when it is no array of strings. */
+export const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined;
+
+/** Two lists of URIs hold the same members (order and repeats aside). */
+export const sameSet = (a: readonly string[] | undefined, b: readonly string[]): boolean =>
+  a !== undefined && new Set(a).size === new Set(b).size && b.every((x) => a.includes(x));
+
+/** How long a change answered 202 (accepted, not yet processed) is waited for, between reads. */
+const READ_BACK_INTERVAL_MS = 100;
+
+/**
+ * Reads a stream until `done` holds for its configuration or the profile's eventTimeoutMs passes
+ * (a change the Transmitter answered 202 to is applied later, SSF §8.1.1.3); returns the last read.
+ * Only one read is made when `wait` is false.
+ */
+export async function readBack(
+  k: StreamClient,
+  id: string,
+  done: (config: Record<string, unknown>) => boolean,
+  wait: boolean,
+  label = "read back",
+): Promise<HttpResponse> {
+  const deadline = Date.now() + k.c.profile.eventTimeoutMs;
+  for (;;) {
+    const res = await k.read(id, { label });
+    if (!wait || (res.status === 200 && done(body(res))) || Date.now() >= deadline || k.c.signal.aborted)
+      return res;
+    await new Promise((r) => setTimeout(r, READ_BACK_INTERVAL_MS));
+  }
+}
+
+/** The stream_ids of a list answer (SSF §8.1.1.2: a JSON array of configurations). */
+export function listedIds(res: HttpResponse): string[] | undefined {
+  if (res.status !== 200 || !Array.isArray(res.json)) return undefined;
+  return res.json
+    .slice(0, 10_000)
+    .filter(isObject)
+    .map((s) => s.stream_id)
+    .filter((id): id is string => typeof id === "string");
+}
+
+/** The delivery methods to test (the profile's, else discovery's), or a skip when there are none. */
+export async function methodsOf(c: Ctx, k: StreamClient): Promise<[DeliveryMethod, ...DeliveryMethod[]]> {
+  const m = await k.methods();
+  if (m.length === 0)
+    return c.skip(
+      "not offered: the profile names no delivery method and the discovery document offers neither urn:ietf:rfc:8935 nor urn:ietf:rfc:8936",
+      "not-offered",
+    );
+  return m as [DeliveryMethod, ...DeliveryMethod[]];
+}

@@ -1,0 +1,363 @@
+import { defineCheck } from "../../../src/engine/check.js";
+import { quote } from "../../../src/engine/quote.js";
+import type { HttpResponse } from "../../../src/http/client.js";
+import { CAEP_EVENT_URIS, methodUrn, StreamClient, type Stream } from "../client.js";
+import type { CaepTransmitterProfile, DeliveryMethod } from "../profile.js";
+import {
+  body,
+  isObject,
+  listedIds,
+  methodsOf,
+  readBack,
+  said,
+  sameSet,
+  strings,
+  type Ctx,
+} from "./stream-util.js";
+
+/** An event type URI no Transmitter supports (idconform's own namespace). */
+const UNKNOWN_EVENT = "https://schemas.idconform.example/secevent/event-type/unknown-to-every-transmitter";
+
+/**
+ * Judges one create answer (SSF §8.1.1, §8.1.1.1, §6.1): 201, and the configuration the
+ * Receiver must be able to rely on. Returns the stream it describes, if any.
+ */
+function judgeCreated(
+  c: Ctx,
+  k: StreamClient,
+  res: HttpResponse,
+  req: Record<string, unknown>,
+  m: DeliveryMethod,
+  slot: string | undefined,
+  authorization: string | undefined,
+): Stream | undefined {
+  const R = "CAEPT-STREAM-CREATE";
+  c.check(R, res.status === 201, {
+    message: `creating a ${m} stream is not answered 201 Created`,
+    expected: "201 with the stream's configuration",
+    actual: said(res),
+    res,
+    kind: "wrong-status",
+  });
+  if (res.status < 200 || res.status > 299) return undefined;
+  if (!isObject(res.json)) {
+    c.check(R, false, {
+      expected: "a JSON object: the stream's configuration",
+      actual: res.jsonError !== undefined ? `not JSON: ${res.jsonError}` : quote(res.json, 120),
+      res,
+      kind: "malformed",
+    });
+    return undefined;
+  }
+  const b = res.json;
+  const member = (ok: boolean, name: string, expected: string): void =>
+    void c.check(R, ok, {
+      message: `the ${m} stream's configuration: ${name} ${b[name] === undefined ? "is missing" : "is wrong"}`,
+      expected,
+      actual: `${name} ${quote(b[name], 160)}`,
+      res,
+      kind: b[name] === undefined ? "missing" : "wrong-value",
+    });
+  member(typeof b.stream_id === "string" && b.stream_id !== "", "stream_id", "stream_id: a non-empty string");
+  member(b.iss === k.issuer, "iss", `iss ${quote(k.issuer)} (the discovery issuer)`);
+  const auds = typeof b.aud === "string" ? [b.aud] : strings(b.aud);
+  member(auds !== undefined && auds.length > 0, "aud", "aud: a string or a non-empty array of strings");
+  const want = k.c.profile.audience;
+  if (want !== undefined && auds !== undefined)
+    member(auds.includes(want), "aud", `aud with ${quote(want)} (the profile's audience)`);
+  member(
+    strings(b.events_delivered) !== undefined,
+    "events_delivered",
+    "events_delivered: an array of event type URIs",
+  );
+  // The unknown URI may be kept or dropped: the Transmitter ignores it either way.
+  const sentEvents = strings(req.events_requested) ?? [];
+  const returned = strings(b.events_requested);
+  member(
+    sameSet(returned, sentEvents) ||
+      sameSet(
+        returned,
+        sentEvents.filter((e) => e !== UNKNOWN_EVENT),
+      ),
+    "events_requested",
+    `events_requested as sent (${sentEvents.length} URIs${sentEvents.includes(UNKNOWN_EVENT) ? ", the unknown one may be left out" : ""})`,
+  );
+  const d = isObject(b.delivery) ? b.delivery : undefined;
+  const sent = isObject(req.delivery) ? req.delivery : {};
+  member(d?.method === methodUrn(m), "delivery", `delivery.method ${methodUrn(m)}`);
+  if (m === "push")
+    member(
+      d?.endpoint_url === sent.endpoint_url,
+      "delivery",
+      "delivery.endpoint_url: the endpoint_url the Receiver gave",
+    );
+  else {
+    const u = d?.endpoint_url;
+    member(
+      typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+      "delivery",
+      "delivery.endpoint_url: the absolute URL the Transmitter serves this stream's SETs at",
+    );
+  }
+  return k.streamOf(res, m, slot, authorization);
+}
+
+export const streamChecks = [
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-create",
+    title:
+      "creating a stream is answered 201 with its configuration: a fresh stream_id, iss, aud, events_delivered, events_requested as sent, delivery of the method asked for (SSF 1.0 §8.1.1.1)",
+    requirements: ["CAEPT-STREAM-CREATE"],
+    async run(c) {
+      const k = new StreamClient(c);
+      const made: string[] = [];
+      try {
+        for (const m of await methodsOf(c, k)) {
+          const streams: Stream[] = [];
+          // Two of each method: each gets its own stream_id, and each poll stream its own URL.
+          for (const n of [1, 2]) {
+            // The first asks for an event type no Transmitter supports besides the eight: it
+            // "MUST ignore" it, so it must not be among events_delivered (the observer's rule).
+            const {
+              body: req,
+              slot,
+              authorization,
+            } = await k.createBody(m, {
+              label: `create ${m} stream ${n}`,
+              ...(n === 1 ? { events: [...CAEP_EVENT_URIS, UNKNOWN_EVENT] } : {}),
+            });
+            const res = await k.create(req, { label: `create ${m} stream ${n}` });
+            const id = body(res).stream_id;
+            if (typeof id === "string") made.push(id);
+            const s = judgeCreated(c, k, res, req, m, slot, authorization);
+            if (s) streams.push(s);
+          }
+          const [a, b] = streams;
+          if (a && b) {
+            c.check("CAEPT-STREAM-CREATE", a.id !== b.id, {
+              message: `two ${m} streams got the same stream_id`,
+              expected: "a stream_id unique among the Transmitter's streams",
+              actual: `both ${quote(a.id)}`,
+            });
+            if (m === "poll")
+              c.check("CAEPT-STREAM-CREATE", a.endpointUrl !== b.endpointUrl, {
+                message: "two poll streams of one Receiver got the same delivery.endpoint_url",
+                expected: "a poll endpoint_url unique per stream for a given Receiver (SSF §6.1.2)",
+                actual: `both ${quote(a.endpointUrl ?? null)}`,
+              });
+          }
+        }
+      } finally {
+        for (const id of made) await k.close(id);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-read-list",
+    title:
+      "a stream is read back by stream_id (200, its configuration) and the list without stream_id holds every stream of the Receiver (SSF 1.0 §8.1.1.2)",
+    requirements: ["CAEPT-STREAM-READ", "CAEPT-STREAM-LIST"],
+    async run(c) {
+      const k = new StreamClient(c);
+      const [m] = await methodsOf(c, k);
+      const made: Stream[] = [];
+      try {
+        for (const n of [1, 2]) made.push(await k.open(m, { label: `create stream ${n}` }));
+        for (const s of made) {
+          const res = await k.read(s.id);
+          const b = body(res);
+          c.check("CAEPT-STREAM-READ", res.status === 200 && isObject(res.json), {
+            expected: "200 with the stream's configuration (a JSON object)",
+            actual: said(res),
+            res,
+            kind: res.status === 200 ? "malformed" : "wrong-status",
+          });
+          for (const name of ["stream_id", "iss", "aud"] as const)
+            if (res.status === 200)
+              c.check("CAEPT-STREAM-READ", JSON.stringify(b[name]) === JSON.stringify(s.config[name]), {
+                message: `the configuration read back has another ${name} than its creation returned`,
+                expected: `${name} ${quote(s.config[name], 120)}`,
+                actual: `${name} ${quote(b[name], 120)}`,
+                res,
+                kind: b[name] === undefined ? "missing" : "wrong-value",
+              });
+        }
+        const list = await k.list();
+        const ids = listedIds(list);
+        c.check("CAEPT-STREAM-LIST", ids !== undefined, {
+          expected: "200 with a JSON array of the Receiver's stream configurations",
+          actual: said(list),
+          res: list,
+          kind: list.status === 200 ? "malformed" : "wrong-status",
+        });
+        if (ids !== undefined)
+          for (const s of made)
+            c.check("CAEPT-STREAM-LIST", ids.includes(s.id), {
+              message: "a stream the Receiver created is not in its list",
+              expected: `a configuration with stream_id ${quote(s.id)}`,
+              actual: `stream_ids ${quote(ids, 300)}`,
+              res: list,
+              kind: "missing",
+            });
+      } finally {
+        for (const s of made) await k.close(s);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-update",
+    title:
+      "PATCH changes the Receiver-Supplied properties it names (200 with the whole configuration) and leaves the others; a read shows it (SSF 1.0 §8.1.1.3)",
+    requirements: ["CAEPT-STREAM-UPDATE"],
+    async run(c) {
+      const R = "CAEPT-STREAM-UPDATE";
+      const k = new StreamClient(c);
+      const [m] = await methodsOf(c, k);
+      const s = await k.open(m, { label: "create stream" });
+      try {
+        const events = CAEP_EVENT_URIS.slice(0, 3);
+        const description = k.description("updated by PATCH");
+        const res = await k.update(s.id, { description, events_requested: events });
+        c.check(R, res.status === 200 || res.status === 202, {
+          expected: "200 with the updated configuration (or 202: accepted, not yet processed)",
+          actual: said(res),
+          res,
+          kind: "wrong-status",
+        });
+        if (res.status === 200) {
+          const b = body(res);
+          c.check(R, b.description === description && sameSet(strings(b.events_requested), events), {
+            message: "the PATCH answer does not show the change",
+            expected: `the whole configuration with description ${quote(description)} and the 3 events_requested sent`,
+            actual: `description ${quote(b.description)}, events_requested ${quote(b.events_requested, 300)}`,
+            res,
+          });
+        }
+        const changed = (b: Record<string, unknown>): boolean =>
+          b.description === description && sameSet(strings(b.events_requested), events);
+        const back = await readBack(k, s.id, changed, res.status === 202);
+        const b = body(back);
+        c.check(R, back.status === 200 && changed(b), {
+          message: "a read after the PATCH does not show the change",
+          expected: `description ${quote(description)}, events_requested the 3 URIs sent`,
+          actual:
+            back.status === 200
+              ? `description ${quote(b.description)}, events_requested ${quote(b.events_requested, 300)}`
+              : said(back),
+          res: back,
+        });
+        const before = isObject(s.config.delivery) ? s.config.delivery : {};
+        const after = isObject(b.delivery) ? b.delivery : {};
+        c.check(R, before.method === after.method && before.endpoint_url === after.endpoint_url, {
+          message: "a property the PATCH left out (delivery) changed",
+          expected: `delivery ${quote({ method: before.method, endpoint_url: before.endpoint_url }, 200)}`,
+          actual: `delivery ${quote({ method: after.method, endpoint_url: after.endpoint_url }, 200)}`,
+          res: back,
+        });
+      } finally {
+        await k.close(s);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-replace",
+    title:
+      "PUT replaces the Receiver-Supplied properties: the new values are read back and a property left out (description) is deleted (SSF 1.0 §8.1.1.4)",
+    requirements: ["CAEPT-STREAM-REPLACE"],
+    async run(c) {
+      const R = "CAEPT-STREAM-REPLACE";
+      const k = new StreamClient(c);
+      const [m] = await methodsOf(c, k);
+      const s = await k.open(m, { label: "create stream (with a description)" });
+      try {
+        const events = CAEP_EVENT_URIS.slice(2, 6);
+        const delivery = isObject(s.config.delivery) ? s.config.delivery : {};
+        // The full Receiver-Supplied set, description left out: it must be deleted.
+        const full: Record<string, unknown> = {
+          delivery:
+            m === "push"
+              ? { method: delivery.method, endpoint_url: delivery.endpoint_url, ...authorizationOf(s) }
+              : { method: methodUrn(m) },
+          events_requested: events,
+        };
+        const res = await k.replace(s.id, full);
+        c.check(R, res.status === 200 || res.status === 202, {
+          expected: "200 with the replaced configuration (or 202: accepted, not yet processed)",
+          actual: said(res),
+          res,
+          kind: "wrong-status",
+        });
+        const replaced = (b: Record<string, unknown>): boolean =>
+          b.description === undefined && sameSet(strings(b.events_requested), events);
+        const back = await readBack(k, s.id, replaced, res.status === 202);
+        const b = body(back);
+        c.check(R, back.status === 200 && sameSet(strings(b.events_requested), events), {
+          message: "a read after the PUT does not show the new events_requested",
+          expected: `events_requested the ${events.length} URIs sent`,
+          actual: back.status === 200 ? `events_requested ${quote(b.events_requested, 300)}` : said(back),
+          res: back,
+        });
+        if (back.status === 200)
+          c.check(R, b.description === undefined, {
+            message:
+              "the description the PUT left out is still there: a missing Receiver-Supplied property means delete it",
+            expected: "no description",
+            actual: `description ${quote(b.description)}`,
+            res: back,
+          });
+      } finally {
+        await k.close(s);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-delete",
+    title:
+      "DELETE is answered 204 with no body, after which the stream reads 404 and is not listed (SSF 1.0 §8.1.1.5)",
+    requirements: ["CAEPT-STREAM-DELETE"],
+    async run(c) {
+      const R = "CAEPT-STREAM-DELETE";
+      const k = new StreamClient(c);
+      const [m] = await methodsOf(c, k);
+      const s = await k.open(m, { label: "create stream" });
+      let gone = false;
+      try {
+        const res = await k.remove(s.id);
+        gone = res.status === 204;
+        c.check(R, res.status === 204 && res.text === "", {
+          expected: "204 No Content with no body",
+          actual: said(res),
+          res,
+          kind: res.status === 204 ? "wrong-value" : "wrong-status",
+        });
+        if (res.status < 200 || res.status > 299) return;
+        const read = await k.read(s.id, { label: "read the deleted stream" });
+        c.check(R, read.status === 404, {
+          message: "the deleted stream can still be read",
+          expected: "404: no stream with this stream_id for this Receiver",
+          actual: said(read),
+          res: read,
+          kind: "wrong-status",
+        });
+        const list = await k.list();
+        const ids = listedIds(list);
+        c.check(R, ids !== undefined && !ids.includes(s.id), {
+          message:
+            ids === undefined
+              ? "the list after the delete could not be read"
+              : "the deleted stream is still listed",
+          expected: `a list without stream_id ${quote(s.id)}`,
+          actual: ids === undefined ? said(list) : `stream_ids ${quote(ids, 300)}`,
+          res: list,
+        });
+        gone = read.status === 404;
+      } finally {
+        if (!gone) await k.close(s);
+      }
+    },
+  }),
+];
+
+/** The push authorization the stream was created with, for a PUT that must repeat it. */
+const authorizationOf = (s: Stream): Record<string, unknown> =>
+  s.authorization !== undefined ? { authorization_header: s.authorization } : {};

@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import type { TransmitterContext } from "../context.js";
+import { empty, problem } from "../http/reply.js";
+import { LIMITS } from "../limits.js";
+import { PATHS } from "../ssf.js";
+import { body, caller, namedStream } from "./guard.js";
+
+/**
+ * The Verification Endpoint (SSF 1.0 §8.1.4.2): answers 204 and queues a verification SET on
+ * the stream, echoing the request's `state`; it is delivered like any event of the stream.
+ */
+export function verifyRoute(ctx: TransmitterContext): Hono {
+  const app = new Hono();
+  app.post(PATHS.verify, async (c) => {
+    const who = caller(ctx, c);
+    if (who instanceof Response) return who;
+    const b = await body(c);
+    if (b instanceof Response) return b;
+    const stream = namedStream(ctx, who, b.stream_id, "write");
+    if (stream instanceof Response) return stream;
+    const state = b.state;
+    if (state !== undefined && (typeof state !== "string" || state.length > LIMITS.maxStateLength))
+      return problem(400, "invalid_request", "state is not a short string");
+    await ctx.emitter.verify(stream, state);
+    return empty(204);
+  });
+  return app;
+}
