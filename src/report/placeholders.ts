@@ -125,6 +125,45 @@ const KNOWN: Record<string, Meaning> = {
       "put the decoded claims without jti, iat and exp in claims.json and run idconform mock op --sign claims.json --profile <profile.yaml>: it signs them as the run did (header typ, kid, alg) with the profile's op.signingKey, with a new jti, iat now and exp 60 s later (iss, aud, client_id and tenant from the profile where the file has none); send what it prints as the command_token form field. A key the run generated lived only for the run: the command then says so",
   },
   MINTED_TOKEN: { means: "a token the test fixture minted", fresh: "run the fixture check again" },
+  TRANSMITTER_SIGNING_KEY: {
+    means:
+      "the mock Transmitter's private signing key (the profile's transmitter.signingKey, or one the run generated)",
+    fresh: "the profile's transmitter.signingKey; a generated one lived only for the run",
+  },
+  ROTATED_SIGNING_KEY: {
+    means: "the key the key-rotation check made and published at the mock Transmitter's jwks_uri",
+    fresh: "it lived only for the run: run the key rotation check again",
+  },
+  ROTATED_SIGNING_KEY_D: {
+    means: "the private member d of the key the key-rotation check made (the public members stay visible)",
+    fresh: "it lived only for the run: run the key rotation check again",
+  },
+  SET_SIGNATURE: {
+    means:
+      "the signature of a Security Event Token the run signed: its header and claims are shown decoded beside the exchange, the signature is withheld because with it the SET could be replayed",
+    fresh:
+      "idconform mock transmitter --emit <event> --subject <format>:<value> makes a running mock Transmitter sign and deliver a fresh SET of that event with its key",
+  },
+  PUSH_AUTHORIZATION: {
+    means:
+      "the Authorization header value the Receiver asked the Transmitter to push with (its stream's authorization_header, or the profile's push.authorization)",
+    fresh:
+      "the Receiver's push authorization: the profile's push.authorization, or the one your Receiver gives when it creates its stream",
+  },
+  MOCK_CONTROL_TOKEN: {
+    means: "the token that guards the control routes of the run's mock (harness-internal traffic)",
+    fresh: "a mock prints its control token when started with idconform mock <role>",
+  },
+  RECEIVER_TOKEN: {
+    means:
+      "the Bearer token the profile's receiverToken gives idconform toward the Transmitter's stream management and poll endpoints",
+    fresh: "export the variable the profile reads receiverToken from, with the value you ran with",
+  },
+  RECEIVER_TOKEN_NEAR_MISS: {
+    means:
+      "the profile's receiverToken with its last character changed or cut off (a probe the Transmitter must refuse)",
+    fresh: "the profile's receiverToken, changed in its last character",
+  },
   REDACTED: {
     means: "a secret JSON value that is not a string (an object or array), withheld whole",
     fresh: FROM_RUN,
