@@ -308,3 +308,92 @@ export async function startJkuHost(): Promise<
       }),
   };
 }
+
+/** One credential a resource server must refuse in place of a valid opaque Bearer token. */
+export interface BearerCredentialAttack {
+  readonly id:
+    | "absent"
+    | "basic-scheme"
+    | "empty-bearer"
+    | "malformed-bearer"
+    | "unknown-bearer"
+    | "near-miss-changed"
+    | "near-miss-prefix";
+  /** For a finding ("an empty Bearer token"). */
+  readonly title: string;
+  /** The whole Authorization header value; `null`: no header at all. */
+  readonly authorization: string | null;
+  /**
+   * RFC 6750 §3.1: the request itself is malformed (an empty or doubled Bearer value), so 400
+   * invalid_request is a fitting refusal besides 401.
+   */
+  readonly malformed: boolean;
+  /** Values derived from the real token that no output may show (register them as secrets). */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * The Bearer half of the family, for an opaque token the harness holds but cannot forge (a
+ * stream management or poll token): no credential, the real token under another scheme, an empty
+ * and a doubled Bearer value (a parser that takes the second word finds the real token), a token
+ * never issued, and, for a token of 8 characters or more, two near misses of the real one (a
+ * comparison of a prefix, or of all but the end). `unknown` is the never-issued token (random).
+ */
+export function bearerCredentialAttacks(token: string, unknown: string): BearerCredentialAttack[] {
+  const out: BearerCredentialAttack[] = [
+    { id: "absent", title: "no Authorization header", authorization: null, malformed: false, secrets: [] },
+    {
+      id: "basic-scheme",
+      title: "the real token under the Basic scheme",
+      authorization: `Basic ${token}`,
+      // A well-formed header whose credentials fail: 401 (RFC 9110 §15.5.2), not a malformed request.
+      malformed: false,
+      secrets: [],
+    },
+    {
+      id: "empty-bearer",
+      title: "an empty Bearer token",
+      // Two spaces: a redactor then sees an empty credential, not a secret "Bearer " it would hide
+      // in every text of a check (HTTP trims the trailing white space either way).
+      authorization: "Bearer  ",
+      malformed: true,
+      secrets: [],
+    },
+    {
+      id: "malformed-bearer",
+      title: "a malformed Bearer value (the real token twice)",
+      authorization: `Bearer ${token} ${token}`,
+      malformed: true,
+      secrets: [],
+    },
+    {
+      id: "unknown-bearer",
+      title: "a Bearer token never issued",
+      authorization: `Bearer ${unknown}`,
+      malformed: false,
+      secrets: [],
+    },
+  ];
+  if (token.length >= 8) {
+    const last = token.at(-1)!;
+    const changed = `${token.slice(0, -1)}${last === "A" ? "B" : "A"}`;
+    const prefix = token.slice(0, -1);
+    out.push(
+      {
+        id: "near-miss-changed",
+        title: "the real token with its last character changed",
+        authorization: `Bearer ${changed}`,
+        malformed: false,
+        secrets: [changed],
+      },
+      {
+        id: "near-miss-prefix",
+        title: "the real token without its last character",
+        authorization: `Bearer ${prefix}`,
+        malformed: false,
+        secrets: [prefix],
+      },
+    );
+  }
+  return out;
+}

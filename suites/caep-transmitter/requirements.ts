@@ -388,7 +388,7 @@ export const catalog = defineCatalog("caep-transmitter", [
     id: "CAEPT-POLL-AUTH",
     level: "MUST",
     source: `${SSF} §7.1.1 (the authorization schemes SHOULD also protect any polling endpoint), §6.1.2 (endpoint_url unique per stream for a given Receiver), §9.2; ${POLL} §3 (HTTP authentication and authorization); ${HTTP} §11.6.1, §15.5.2 (a 401 MUST carry a WWW-Authenticate challenge); ${BEARER} §3 (WWW-Authenticate when the request has no or an invalid token)`,
-    text: "a poll request without credentials or with wrong ones (no Authorization header, an empty, malformed or unknown Bearer token) is answered 401 with a WWW-Authenticate challenge and hands out no SET",
+    text: "a poll request without credentials or with wrong ones (no Authorization header, the token under another scheme, an empty, malformed, unknown or near-miss Bearer token) is refused with a WWW-Authenticate challenge (401; 400 allowed for an empty or malformed Bearer value, RFC 6750 §3.1 invalid_request) and hands out no SET",
   },
   // RFC 6750 §2.3 lets a resource server accept a query-parameter token (MAY), while §5.3 says
   // bearer tokens SHOULD NOT be passed in page URLs and RFC 9700 §4.3.2 forbids clients to send
@@ -433,7 +433,7 @@ export const catalog = defineCatalog("caep-transmitter", [
     id: "CAEPT-POLL-RETURN-IMMEDIATELY",
     level: "SHOULD",
     source: `${POLL} §2.2 (returnImmediately true: the SET Transmitter SHOULD return an immediate response even if no results are available; false, the default, is an HTTP long poll)`,
-    text: "a poll with returnImmediately true on a stream with nothing waiting is answered at once (well within the run's bound), with an empty sets object",
+    text: "a poll with returnImmediately true on a stream with nothing waiting is answered at once, not held as a long poll is (the answer's form is CAEPT-POLL-RESPONSE's)",
   },
   // Derived: moreAvailable "indicates if more unacknowledged SETs are available to be returned"
   // and may be omitted only "with the meaning being the same as including it with the boolean

@@ -62,6 +62,13 @@ export const faults = [
     breaks: ["CAEPT-STREAM-AUTH", "CAEPT-POLL-AUTH"],
   },
   {
+    id: "authorization-last-word",
+    description:
+      "the token is read as the last word of the Authorization header, whatever the scheme and however many words (Basic <token> and Bearer <token> <token> pass)",
+    // The poll endpoint authenticates the same way.
+    breaks: ["CAEPT-STREAM-AUTH", "CAEPT-POLL-AUTH"],
+  },
+  {
     id: "create-200",
     description: "stream creation answers 200 instead of 201 Created",
     breaks: ["CAEPT-STREAM-CREATE"],

@@ -12,7 +12,12 @@ import {
   SignJWT,
   type JWK,
 } from "jose";
-import { decodeCompact, startJkuHost, tokenAttacks } from "../../src/engine/token-attacks.js";
+import {
+  bearerCredentialAttacks,
+  decodeCompact,
+  startJkuHost,
+  tokenAttacks,
+} from "../../src/engine/token-attacks.js";
 
 const NOW = 1_800_000_000;
 
@@ -150,5 +155,51 @@ describe("token attack family (design honesty rule 7)", () => {
 
   it("refuses what is not a compact JWS", async () => {
     await expect(tokenAttacks({ token: "a.b", signingKey: {} })).rejects.toThrow(/compact JWS/);
+  });
+});
+
+describe("Bearer credential attacks (an opaque token the harness cannot forge)", () => {
+  const real = "s3cret-receiver-token";
+  const forms = bearerCredentialAttacks(real, "never-issued");
+  const by = (id: string) => forms.find((f) => f.id === id)!;
+
+  it("gives every form once, and none of them is the real credential", () => {
+    expect(forms.map((f) => f.id)).toEqual([
+      "absent",
+      "basic-scheme",
+      "empty-bearer",
+      "malformed-bearer",
+      "unknown-bearer",
+      "near-miss-changed",
+      "near-miss-prefix",
+    ]);
+    for (const f of forms) expect(f.authorization).not.toBe(`Bearer ${real}`);
+    expect(by("absent").authorization).toBeNull();
+    expect(by("basic-scheme").authorization).toBe(`Basic ${real}`);
+    expect(by("empty-bearer").authorization?.trim()).toBe("Bearer");
+    expect(by("malformed-bearer").authorization).toBe(`Bearer ${real} ${real}`);
+    expect(by("unknown-bearer").authorization).toBe("Bearer never-issued");
+  });
+
+  it("marks only the malformed requests as such (RFC 6750 §3.1 allows 400 for them)", () => {
+    expect(forms.filter((f) => f.malformed).map((f) => f.id)).toEqual(["empty-bearer", "malformed-bearer"]);
+  });
+
+  it("near misses differ from the real token at its end only, and are handed back as secrets", () => {
+    const changed = by("near-miss-changed");
+    const prefix = by("near-miss-prefix");
+    expect(changed.authorization).toBe(`Bearer ${real.slice(0, -1)}A`);
+    expect(changed.secrets).toEqual([`${real.slice(0, -1)}A`]);
+    expect(prefix.authorization).toBe(`Bearer ${real.slice(0, -1)}`);
+    expect(prefix.secrets).toEqual([real.slice(0, -1)]);
+    // A token ending in A changes to B, never to itself.
+    expect(
+      bearerCredentialAttacks("abcdefgA", "u").find((f) => f.id === "near-miss-changed")?.authorization,
+    ).toBe("Bearer abcdefgB");
+    for (const f of forms.slice(0, 5)) expect(f.secrets).toEqual([]);
+  });
+
+  it("has no near miss of a token too short to miss by one character meaningfully", () => {
+    expect(bearerCredentialAttacks("short", "u").map((f) => f.id)).not.toContain("near-miss-prefix");
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { defineCheck, type Details } from "../../../src/engine/check.js";
+import { bearerCredentialAttacks } from "../../../src/engine/token-attacks.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import {
@@ -68,38 +69,20 @@ function operations(k: StreamClient, s: Stream, subject: Record<string, unknown>
 }
 
 /**
- * Credentials a stream management endpoint must refuse (the shared family's bearer forms, for an
- * opaque token: the JWS forgeries of src/engine/token-attacks.ts need the issuer's key, which a
- * Receiver never holds): none, another scheme, an empty, a malformed and an unknown Bearer
- * token, and two near misses of the real one (a comparison of a prefix, or of all but the end).
+ * Credentials a stream management endpoint must refuse: the shared family's Bearer forms
+ * (src/engine/token-attacks.ts; the JWS forgeries need the issuer's key, which a Receiver never
+ * holds, and the token is opaque), near misses of the real token included.
  */
-function badCredentials(c: Ctx, token: string): { what: string; o: CallOptions; malformed?: boolean }[] {
-  const out: { what: string; o: CallOptions; malformed?: boolean }[] = [
-    { what: "no Authorization header", o: { token: null } },
-    { what: "the real token under the Basic scheme", o: { authorization: `Basic ${token}` } },
-    {
-      what: "an empty Bearer token",
-      // Two spaces: the redactor then sees an empty credential, not a secret "Bearer " it would
-      // hide in every text of the check (HTTP trims the trailing white space either way).
-      o: { authorization: "Bearer  " },
-      malformed: true,
-    },
-    { what: "a malformed Bearer value", o: { authorization: `Bearer ${token} ${token}` }, malformed: true },
-    { what: "an unknown Bearer token", o: { token: `idc-unknown-${randomBytes(16).toString("base64url")}` } },
-  ];
-  if (token.length >= 8) {
-    const last = token.at(-1)!;
-    const changed = `${token.slice(0, -1)}${last === "A" ? "B" : "A"}`;
-    const prefix = token.slice(0, -1);
+function badCredentials(c: Ctx, token: string): { what: string; o: CallOptions; malformed: boolean }[] {
+  return bearerCredentialAttacks(token, `idc-unknown-${randomBytes(16).toString("base64url")}`).map((b) => {
     // Near misses of the real token are secrets too: no output may show them.
-    c.secret(changed, "RECEIVER_TOKEN_NEAR_MISS");
-    c.secret(prefix, "RECEIVER_TOKEN_NEAR_MISS");
-    out.push(
-      { what: "the real token with its last character changed", o: { token: changed } },
-      { what: "the real token without its last character", o: { token: prefix } },
-    );
-  }
-  return out;
+    for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
+    return {
+      what: b.title,
+      o: b.authorization === null ? { token: null } : { authorization: b.authorization },
+      malformed: b.malformed,
+    };
+  });
 }
 
 const refusal = (status: number): boolean => status === 401 || status === 403 || status === 404;

@@ -1,5 +1,6 @@
 import { defineCheck, type CheckContext, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
+import { bearerCredentialAttacks } from "../../../src/engine/token-attacks.js";
 import type { PollAnswer, PollBody, PollOptions } from "../poller.js";
 import { poll } from "../poller.js";
 import type { CaepTransmitterProfile } from "../profile.js";
@@ -36,29 +37,20 @@ function needResponse(c: Ctx, steps: readonly Step[]): void {
     );
 }
 
-/** The probes of CAEPT-POLL-AUTH: credentials that are absent, empty, malformed, of another scheme, unknown. */
+/**
+ * The probes of CAEPT-POLL-AUTH: the shared family's Bearer forms (src/engine/token-attacks.ts):
+ * absent, another scheme, empty, malformed, never issued, near misses of the real token.
+ */
 function authProbes(c: Ctx): { what: string; o: PollOptions; statuses: readonly number[] }[] {
-  const t = c.profile.receiverToken;
-  return [
-    { what: "without an Authorization header", o: { token: null }, statuses: [401] },
-    { what: "with an empty Bearer token", o: { authorization: "Bearer " }, statuses: [400, 401] },
-    // A parser that takes the second word of the header finds the valid token here.
-    {
-      what: "with a malformed Bearer credential (the token twice)",
-      o: { authorization: `Bearer ${t} ${t}` },
-      statuses: [400, 401],
-    },
-    {
-      what: "with the token under the Basic scheme",
-      o: { authorization: `Basic ${t}` },
-      statuses: [400, 401],
-    },
-    {
-      what: "with a Bearer token the Transmitter never issued",
-      o: { token: strangerToken() },
-      statuses: [401],
-    },
-  ];
+  return bearerCredentialAttacks(c.profile.receiverToken, strangerToken()).map((b) => {
+    for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
+    return {
+      what: `with ${b.title}`,
+      o: b.authorization === null ? { token: null } : { authorization: b.authorization },
+      // RFC 6750 §3.1: a malformed request may be answered 400 invalid_request.
+      statuses: b.malformed ? [400, 401] : [401],
+    };
+  });
 }
 
 /**
@@ -69,7 +61,7 @@ export const pollChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.poll-auth",
     title:
-      "a poll request without credentials, or with empty, malformed, foreign-scheme or unknown ones, is refused with a WWW-Authenticate challenge (401; 400 allowed for a malformed credential) and hands out no SET",
+      "a poll request without credentials, or with empty, malformed, foreign-scheme, unknown or near-miss ones, is refused with a WWW-Authenticate challenge (401; 400 allowed for an empty or malformed Bearer value) and hands out no SET",
     requirements: ["CAEPT-POLL-AUTH"],
     async run(c) {
       const { k, s } = await pollStream(c, "poll auth stream");

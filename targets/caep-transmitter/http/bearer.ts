@@ -24,9 +24,10 @@ function unauthorized(realm: string, faults: FaultSet, error?: string, descripti
 }
 
 /** The token of `Authorization: Bearer <token>`, or undefined. */
-function headerToken(req: Request): string | undefined {
+function headerToken(req: Request, faults: FaultSet): string | undefined {
   const value = req.headers.get("authorization");
   if (value === null || value.length > MAX_AUTHORIZATION) return undefined;
+  if (faults.has("authorization-last-word")) return value.trim().split(/\s+/).at(-1);
   const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(value);
   return m?.[1];
 }
@@ -43,7 +44,7 @@ export function authenticate(
   realm: string,
   faults: FaultSet,
 ): ReceiverAccount | Response {
-  const header = headerToken(req);
+  const header = headerToken(req, faults);
   const query = new URL(req.url).searchParams.get("access_token");
   if (query !== null && !faults.has("token-in-query-accepted")) {
     if (header !== undefined)
