@@ -71,6 +71,11 @@ export interface Trigger {
   readonly jtis: string[];
   /** The status when it first arrived ("changing": while a status request was under way). */
   arrivedWhile?: Status | "changing";
+  /**
+   * The stream was enabled at some moment after it was raised and before it arrived (raised while
+   * enabled, or held and then released): a push started then may land after the next pause.
+   */
+  sendable: boolean;
 }
 
 export interface Violation {
@@ -200,7 +205,11 @@ export class DeliveryModel {
             "held while paused, with a later held event about the same subject (only the last is owed)",
           );
     }
-    if (to === "enabled") for (const t of this.triggers) t.held = false;
+    if (to === "enabled")
+      for (const t of this.triggers) {
+        t.held = false;
+        if (t.jtis.length === 0) t.sendable = true;
+      }
     this.status = to;
   }
 
@@ -233,6 +242,7 @@ export class DeliveryModel {
       membership,
       never: new Set(),
       held: this.status === "paused",
+      sendable: this.status === "enabled",
       required: undefined,
       optional: undefined,
       jtis: [],
@@ -289,8 +299,10 @@ export class DeliveryModel {
     }
     this.seen.set(a.jti, t);
     if ((a.status === "paused" || a.status === "disabled") && !this.stopped.has(t)) {
-      if (this.push && t.status === "enabled")
-        this.note("pushed in flight: raised while enabled, landed after the stream was paused or disabled");
+      if (this.push && t.sendable)
+        this.note(
+          "pushed in flight: raised or released while enabled, landed after the stream was paused or disabled",
+        );
       else {
         this.stopped.add(t);
         this.violate(
