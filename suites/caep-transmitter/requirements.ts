@@ -418,16 +418,18 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${POLL} §2.1 (acknowledgement: delivery has succeeded, redelivery is no longer required), §2.2 (ack: jti values of SETs received; the Transmitter is then released from retaining them), §2.3 (sets: first transmissions and retransmissions of unacknowledged SETs); ${FACTS} (poll ack)`,
     text: "a SET whose jti a poll request acknowledged is never handed out again, on later polls of any kind (with or without ack, returnImmediately or not)",
   },
-  // Derived, as CAEPT-POLL-ACK: redelivery is required until acknowledged (§2.1), and §2.3 has
-  // retransmissions of unacknowledged SETs in the answer. RFC 8936 §2 lets a Transmitter
-  // discard undelivered SETs under deployment-specific conditions ("not polled for over too long
-  // a period of time", "an excessive amount of storage"), which a run of seconds and a handful
-  // of SETs do not meet.
+  // Derived: until acknowledged "redelivery is required" (§2.1 reads so by contrast), and §2.3
+  // has retransmissions of unacknowledged SETs in the answer; RFC 8936 §2 lets a Transmitter
+  // discard undelivered SETs only under deployment-specific conditions ("not polled for over too
+  // long a period of time", "an excessive amount of storage"), which a run of seconds and a
+  // handful of SETs do not meet. But §2.4 has the Transmitter redeliver "after a period of time
+  // configured in an out-of-band manner" (MAY), which may be longer than the run's bound: so a
+  // SHOULD, judged within eventTimeoutMs.
   {
     id: "CAEPT-POLL-REDELIVER",
-    level: "MUST",
-    source: `${POLL} §2 (the Transmitter may discard undelivered SETs only under deployment-specific conditions), §2.1 (until acknowledged, redelivery is required), §2.3 (sets include SETs retransmitted after not having been acknowledged)`,
-    text: "a SET handed out by a poll and neither acknowledged nor reported in setErrs is handed out again by a later poll of the stream",
+    level: "SHOULD",
+    source: `${POLL} §2 (the Transmitter may discard undelivered SETs only under deployment-specific conditions), §2.1 (acknowledged: redelivery is no longer required), §2.3 (sets include SETs retransmitted after not having been acknowledged), §2.4 (redelivery after an out-of-band period: MAY); ${PROFILE} (eventTimeoutMs)`,
+    text: "a SET handed out by a poll and neither acknowledged nor reported in setErrs is handed out again by a later poll of the stream within the profile's eventTimeoutMs",
   },
   {
     id: "CAEPT-POLL-RETURN-IMMEDIATELY",
@@ -492,14 +494,15 @@ export const catalog = defineCatalog("caep-transmitter", [
     text: "no SET of a triggered event is delivered on a stream while it is paused or disabled (pushed, or handed out by a poll), and events raised while it is disabled are not delivered after it is enabled again",
   },
   // Derived, as CAEPT-EVENTS-DELIVERED for "none lost" and CAEPT-POLL-ACK for "none after
-  // acknowledgement"; for push, a 202 acknowledges successful transmission (RFC 8935 §2.2) and
-  // the texts speak of sending a SET again only after a failure (§4). Events raised while paused
-  // are CAEPT-LIFECYCLE-PAUSED's (SSF lets them be dropped), those raised while disabled are not
-  // owed.
+  // acknowledgement". A push of the same SET again after a 202 is not judged here: RFC 8935 §2
+  // lets a Transmitter "transmit the same SET ... multiple times, regardless of the response"
+  // (and SHOULD NOT outside a recoverable error); the run notes it. One event sent as two SETs
+  // (two jtis) is a duplicate either way. Events raised while paused are
+  // CAEPT-LIFECYCLE-PAUSED's (SSF lets them be dropped), those raised while disabled are not owed.
   {
     id: "CAEPT-LIFECYCLE-EXACTLY-ONCE",
     level: "MUST",
-    source: `${SSF} §8.1.2.1 (enabled: MUST transmit), §8.1.1 (events_delivered); ${PUSH} §2.2 (202: successful transmission), §4; ${POLL} §2.1, §2.3; ${PROFILE} (lifecycle, eventTimeoutMs)`,
-    text: "over every command sequence, each event raised while the stream is enabled, about a subject in it, of a type it delivers, is delivered, and no SET is delivered again once acknowledged (by a poll ack, or by a 202 answer to its push)",
+    source: `${SSF} §8.1.2.1 (enabled: MUST transmit), §8.1.1 (events_delivered); ${PUSH} §2 (the same SET MAY be sent again, regardless of the response), §2.2 (202: successful transmission); ${POLL} §2.1, §2.2, §2.3; ${PROFILE} (lifecycle, eventTimeoutMs)`,
+    text: "over every command sequence, each event raised while the stream is enabled, about a subject in it, of a type it delivers, is delivered as one SET (never as two SETs with different jtis), and no SET is handed out by a poll again once acknowledged",
   },
 ]);

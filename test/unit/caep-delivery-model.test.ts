@@ -623,12 +623,26 @@ describe("DeliveryModel: acknowledgement and duplicates (EXACTLY-ONCE)", () => {
     expect(t.jtis).toEqual([jtiOf(t)]);
   });
 
-  it("push: a SET answered 2xx and pushed again is a duplicate", () => {
+  it("push: a SET answered 2xx and pushed again is allowed (RFC 8935 §2: MAY), and noted", () => {
     const m = model("NONE", true);
     m.add(0);
     const t = fire(m, 0);
     m.ack([deliver(m, t)]);
     deliver(m, t);
+    expect(finish(m)).toEqual([]);
+    expect(
+      m.allowed.get(
+        "the same SET pushed again after a 202 answer (RFC 8935 §2: MAY, SHOULD NOT outside a recoverable error)",
+      ),
+    ).toEqual({ arrived: 1, dropped: 0 });
+  });
+
+  it("push: one event pushed as a second SET (another jti) after a 202 is still a duplicate", () => {
+    const m = model("NONE", true);
+    m.add(0);
+    const t = fire(m, 0);
+    m.ack([deliver(m, t)]);
+    deliver(m, t, { jti: "another" });
     expect(ids(finish(m))).toEqual([ONCE]);
   });
 

@@ -21,7 +21,8 @@
  *   subject removed (§9.3: "MAY continue sending events ... for some amount of time"), an event
  *   in flight when its subject was removed or the stream disabled (a disabled stream holds
  *   nothing), an earlier held event about a subject with a later one (§8.1.2.1: a Transmitter
- *   may "send only the last events").
+ *   may "send only the last events"); a push of a SET already answered 202 (RFC 8935 §2: the
+ *   Transmitter MAY send the same SET again, regardless of the response).
  */
 
 import { quote } from "../../../src/engine/quote.js";
@@ -277,7 +278,14 @@ export class DeliveryModel {
 
   /** A SET handed out (polled, or pushed to the mock Receiver). */
   arrived(a: Arrival): void {
-    if (this.acked.has(a.jti))
+    // RFC 8935 §2: a Transmitter "MAY transmit the same SET ... multiple times, regardless of the
+    // response" (and SHOULD NOT outside a recoverable error): a push of a SET already answered
+    // 202 is noted, not a violation. A poll ack releases the SET (RFC 8936 §2.1, §2.2).
+    if (this.acked.has(a.jti) && this.push)
+      this.note(
+        "the same SET pushed again after a 202 answer (RFC 8935 §2: MAY, SHOULD NOT outside a recoverable error)",
+      );
+    else if (this.acked.has(a.jti))
       this.violate(
         ONCE,
         `SET ${q(a.jti)} was handed out again after it was acknowledged`,
