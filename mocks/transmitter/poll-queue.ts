@@ -156,21 +156,29 @@ export class PollQueue {
     return false;
   }
 
-  /** Hands out up to `max` SETs: queued ones and earlier deliveries still without an outcome. */
+  /**
+   * Hands out up to `max` SETs: queued ones and earlier deliveries still without an outcome, in
+   * turn: each SET handed out goes to the back, so one the Receiver never settles does not keep
+   * a small page to itself and starve the SETs queued after it.
+   */
   take(max: number): { sets: Record<string, string>; moreAvailable: boolean } {
     const sets: Record<string, string> = {};
-    let n = 0;
+    const taken: Item[] = [];
     let more = false;
     for (const item of this.items.values()) {
       if (item.state === "settled") continue;
-      if (n >= max) {
+      if (taken.length >= max) {
         more = true;
         break;
       }
       sets[item.jti] = item.token;
       item.state = "delivered";
       item.deliveries++;
-      n++;
+      taken.push(item);
+    }
+    for (const item of taken) {
+      this.items.delete(item.jti);
+      this.items.set(item.jti, item);
     }
     return { sets, moreAvailable: more };
   }

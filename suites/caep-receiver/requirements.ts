@@ -63,7 +63,8 @@ export const catalog = defineCatalog("caep-receiver", [
   // No text obliges a Receiver to understand every registered format: SSF §3.6 asks a "best
   // effort" to process all members of a subject, and RFC 8935 §2 lets a Recipient decline SETs
   // it is not willing to accept from this Transmitter. A SET in a registered format is still a
-  // valid SET, and SETs that are not of interest are acknowledged and ignored (RFC 8935 §3), so
+  // valid SET; RFC 8935 §3 leaves Recipients "free to ignore SETs that are not of interest"
+  // (no keyword), and RFC 8936 §3 has them ignored after acknowledging their receipt, so
   // accepting them is what a Receiver should do: a SHOULD.
   {
     id: "CAEPR-ACCEPT-SUBJECTS-PUBLIC",
@@ -121,7 +122,7 @@ export const catalog = defineCatalog("caep-receiver", [
   {
     id: "CAEPR-ERROR-NO-LEAK",
     level: "SHOULD",
-    source: `${PUSH} §2.3 (description: a human-readable description of the error); ${POLL} §2.4 (setErrs carry the same err and description); ${HARNESS}`,
+    source: `${PUSH} §2.3 (description: a human-readable description of the error); ${POLL} §2.2 (setErrs: each value holds the "err" and "description" of §2.6), §2.6 (error response: as RFC 8935 §2.3, a JSON object with err and description); ${HARNESS}`,
     text: "no push answer body, and no setErrs err or description of a poll request, carries a stack trace, a file-system path or another internal detail of the Receiver",
   },
   // RFC 8935 §2.4 gives each code a meaning but does not say which one a Recipient must pick;
@@ -277,7 +278,7 @@ export const catalog = defineCatalog("caep-receiver", [
   {
     id: "CAEPR-UNKNOWN-EVENT",
     level: "MUST",
-    source: `${SSF} §4.2.3 (Receivers MUST ignore any fields they do not understand), §4.2.1 (events may hold alternative URIs of one event); ${PUSH} §3 (SETs not of interest are acknowledged and ignored)`,
+    source: `${SSF} §4.2.3 (Receivers MUST ignore any fields they do not understand), §4.2.1 (events may hold alternative URIs of one event); ${PUSH} §3 (SETs are not commands: Recipients are free to ignore SETs not of interest); ${POLL} §3 (ignored after acknowledging their receipt)`,
     text: `a SET whose events claim names its known CAEP event also under an alternative event type URI the Receiver does not know (SSF: several URIs only as alternative URIs of the same event) is ${ACCEPTED}, the unknown URI ignored`,
   },
   // Unknown members inside a simple subject identifier are left out: RFC 9493 §3 forbids a
@@ -288,14 +289,24 @@ export const catalog = defineCatalog("caep-receiver", [
     source: `${SSF} §4.2.3 (additional fields anywhere in the SET; Receivers MUST ignore fields they do not understand), §3.3 (additional complex member names); ${JWT} §4 (claims not understood MUST be ignored)`,
     text: `a SET with unknown top-level claims, unknown members in an event object and unknown member names in a complex subject is ${ACCEPTED}`,
   },
-  // The facts' "a re-sent SET is answered as if new" (RFC 8935): a Transmitter that lost the
-  // answer delivers again (RFC 8936 §2: SETs not acknowledged are delivered again), and the
-  // SET is as valid the second time as the first.
+  // Push and poll put a re-sent SET at different levels, hence two requirements. RFC 8935 §2:
+  // the Transmitter "MAY transmit the same SET ... multiple times, regardless of the response",
+  // and the Recipient "MUST respond as it would if the SET had not been previously received";
+  // the facts' "a re-sent SET is answered as if new".
   {
     id: "CAEPR-DUPLICATE-JTI",
     level: "MUST",
-    source: `${FACTS} (push: a re-sent SET is answered as if new); ${PUSH} §2.2; ${POLL} §2 (the Recipient MUST acknowledge receipt)`,
-    text: "a SET delivered again with the same jti is answered as if new (push: 202 with an empty body; poll: acknowledged again), never refused or answered 5xx",
+    source: `${PUSH} §2 (the Transmitter MAY transmit the same SET multiple times; the Recipient MUST respond as if it had not been previously received), §2.2 (202, empty body); ${FACTS} (push: a re-sent SET is answered as if new)`,
+    text: "a SET pushed again with the same jti is answered as it was the first time: 202 with an empty body, never refused (4xx) or answered 5xx",
+  },
+  // RFC 8936 §2.4: a Transmitter "MAY redeliver SETs it has previously delivered", and the
+  // Recipient "SHOULD accept repeat SETs and acknowledge the SETs regardless of whether the
+  // Recipient believes it has already acknowledged the SETs previously": a SHOULD.
+  {
+    id: "CAEPR-POLL-DUPLICATE-JTI",
+    level: "SHOULD",
+    source: `${POLL} §2.4 (the Transmitter MAY redeliver SETs; the Recipient SHOULD accept repeat SETs and acknowledge them regardless of an earlier acknowledgement)`,
+    text: "a SET handed out by poll again with the same jti (after it was acknowledged) is acknowledged again: not reported in setErrs, not skipped",
   },
   {
     id: "CAEPR-VERIFICATION-NO-STATE",
@@ -371,12 +382,13 @@ export const catalog = defineCatalog("caep-receiver", [
     source: `${CAEP} §3.1; ${SSF} §3.1.4 (a subject member refers to exactly one Subject Principal), §3.3.1; ${B} security event token envelope (complex: the event applies to anything matching the combined claims)`,
     text: "an event changes only the subject it names: another session and another user of the run keep their access (sessionActive and subjectAccess probes)",
   },
-  // RFC 8935 §2: the Recipient validates the SET before it takes it; a refused SET is not one the
-  // Receiver has received, so it cannot have been acted on.
+  // RFC 8935 §2: the Recipient parses, authenticates and validates the SET before it takes it;
+  // a refused SET is not one it successfully received (RFC 8936 §2.2 acknowledges only those),
+  // so it cannot have been acted on.
   {
     id: "CAEPR-EFFECT-REFUSED",
     level: "MUST",
-    source: `${PUSH} §2 (the SET is parsed, authenticated and validated by the Recipient), §2.3; ${POLL} §2.4 (setErrs: not received); ${CAEP} §3.1`,
+    source: `${PUSH} §2 (the SET is parsed, authenticated and validated by the Recipient before it takes it), §2.3; ${POLL} §2.2 (ack: only SETs successfully received); ${CAEP} §3.1`,
     text: "a SET the Receiver refuses has no effect: a forged or defective session-revoked leaves the session active (sessionActive probe)",
   },
 
@@ -387,10 +399,14 @@ export const catalog = defineCatalog("caep-receiver", [
     source: `${POLL} §2 (the Recipient validates each SET as RFC 8935 §2 and MUST acknowledge receipt), §2.2 (ack: jti values of SETs successfully received)`,
     text: "every valid SET handed out by poll is acknowledged: its jti appears in the ack of a later poll request within deliveryTimeoutMs",
   },
+  // Derived: RFC 8936 §2.4.4 says only that the Recipient "MAY use the setErrs member". The MUST
+  // comes from §2 (the Recipient MUST acknowledge receipt to the Transmitter) with §2.2 (ack
+  // names only SETs "successfully received"; setErrs the invalid SETs received): for an invalid
+  // SET, setErrs is the only way to acknowledge its receipt.
   {
     id: "CAEPR-POLL-SETERRS",
     level: "MUST",
-    source: `${POLL} §2.2 (setErrs: jti to {err, description}), §2.4.4; ${PUSH} §2.4 (error codes); ${SSF} §8.1.4.1 (invalid_state)`,
+    source: `${POLL} §2 (the Recipient MUST acknowledge receipt), §2.2 (ack: only SETs successfully received; setErrs: jti of an invalid SET received to {err, description}), §2.4.4 (the Recipient MAY use setErrs); ${PUSH} §2.4 (error codes); ${SSF} §8.1.4.1 (invalid_state)`,
     text: "every invalid SET handed out by poll is reported in setErrs with a registered err code and a description, and never acknowledged",
   },
   {
@@ -399,7 +415,7 @@ export const catalog = defineCatalog("caep-receiver", [
     source: `${POLL} §2 (the Recipient MUST acknowledge receipt of each SET), §2.2 (maxEvents, ack, setErrs); ${FACTS} (moreAvailable)`,
     text: "no SET is lost: every SET handed out, in pages split by moreAvailable and again while unacknowledged, ends acknowledged or reported in setErrs",
   },
-  // A repeated acknowledgement of a SET delivered again (a lost ack) is CAEPR-DUPLICATE-JTI's
+  // A repeated acknowledgement of a SET delivered again (a lost ack) is CAEPR-POLL-DUPLICATE-JTI's
   // and allowed; what this forbids is acknowledging what was never received.
   {
     id: "CAEPR-POLL-ACK-ONLY-DELIVERED",

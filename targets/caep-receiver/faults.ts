@@ -242,6 +242,8 @@ export const faults = [
     description: "every refusal carries err invalid_request, whatever the defect",
     breaks: ["CAEPR-PUSH-ERR-CODE"],
   },
+  // The matrix runs it with the push profile (CAEPR-DUPLICATE-JTI); a poller that reports a
+  // SET handed out again in setErrs is poll-duplicate-reported's (CAEPR-POLL-DUPLICATE-JTI).
   {
     id: "duplicate-jti-409",
     description: "a SET whose jti was already received is refused (409 in push, setErrs in poll)",
@@ -333,13 +335,25 @@ export const faults = [
     id: "poll-duplicates-silent",
     description:
       "a SET handed out again after it was processed (a lost acknowledgement) is skipped: neither acknowledged nor reported",
-    breaks: ["CAEPR-POLL-NO-LOSS", "CAEPR-DUPLICATE-JTI"],
+    breaks: ["CAEPR-POLL-DUPLICATE-JTI"],
   },
   {
     id: "poll-duplicate-reported",
     description:
       "a SET handed out again after it was processed (a lost acknowledgement) is reported in setErrs as a duplicate instead of acknowledged",
-    breaks: ["CAEPR-POLL-ACK", "CAEPR-DUPLICATE-JTI"],
+    breaks: ["CAEPR-POLL-DUPLICATE-JTI"],
+  },
+  {
+    id: "poll-page-rejected-whole",
+    description:
+      "the poller validates a poll answer as a whole: one refused SET puts every SET of the page in setErrs with its error, the valid ones (already acted on) included",
+    breaks: ["CAEPR-POLL-ACK"],
+  },
+  {
+    id: "poll-unhandled-event-skipped",
+    description:
+      "the poller dispatches SETs to a handler per event type and records nothing for a type it has no handler for (session-presented): such a SET is neither acknowledged nor reported",
+    breaks: ["CAEPR-ACCEPT-EVENTS", "CAEPR-ACCEPT-OPTIONAL-CLAIMS", "CAEPR-POLL-ACK", "CAEPR-POLL-NO-LOSS"],
   },
   {
     id: "poll-get-probe",

@@ -83,6 +83,8 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
         "caep-receiver.observe-no-5xx": ["CAEPR-NO-5XX"],
         "caep-receiver.observe-no-leak": ["CAEPR-ERROR-NO-LEAK"],
         "caep-receiver.observe-push-refusal-400": ["CAEPR-PUSH-REFUSAL-400"],
+        // A SET pushed again is CAEPR-DUPLICATE-JTI's; handed out again by poll, CAEPR-POLL-DUPLICATE-JTI's.
+        "caep-receiver.duplicate-jti": ["CAEPR-DUPLICATE-JTI"],
       },
     },
   ],
@@ -104,6 +106,7 @@ export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readon
       "CAEPR-POLL-SETERRS",
       "CAEPR-POLL-NO-LOSS",
       "CAEPR-POLL-ACK-ONLY-DELIVERED",
+      "CAEPR-POLL-DUPLICATE-JTI",
     ],
     "caep-receiver.poll-requests": [
       "CAEPR-POLL-REQUEST-FORMAT",
@@ -111,6 +114,7 @@ export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readon
       "CAEPR-POLL-ACK-ONLY-DELIVERED",
       "CAEPR-ERROR-NO-LEAK",
     ],
+    "caep-receiver.duplicate-jti": ["CAEPR-POLL-DUPLICATE-JTI"],
   },
   federation: {
     "federation.entity-configuration": ["FED-EC-INTERMEDIATE-HINTS", "FED-EC-TRUST-MARKS"],

@@ -5,6 +5,7 @@ import type { Receiver } from "../service/receiver.js";
 import { invalidRequest, SetError } from "../set/errors.js";
 import { Backoff } from "./backoff.js";
 import { ownErrCode } from "./fault-own-codes.js";
+import { hasNoHandler } from "./fault-unhandled-skipped.js";
 import { callTransmitter } from "./outbound.js";
 
 export interface PollerOptions {
@@ -56,6 +57,7 @@ export class Poller {
       for (const [jti, token] of Object.entries(sets).slice(0, LIMITS.pollMaxEvents)) {
         await this.judge(jti, token);
       }
+      if (this.o.faults.has("poll-page-rejected-whole")) this.rejectPage();
     }
   }
 
@@ -85,6 +87,14 @@ export class Poller {
     return sets as Sets;
   }
 
+  /** The poll-page-rejected-whole fault: one refused SET makes the whole page refused, with its error. */
+  private rejectPage(): void {
+    const first = Object.values(this.errs)[0];
+    if (first === undefined) return;
+    for (const jti of this.acks) this.errs[jti] = first;
+    this.acks.clear();
+  }
+
   /** Processes one SET and records its outcome for the next poll. */
   private async judge(jti: string, token: unknown): Promise<void> {
     const { faults } = this.o;
@@ -92,6 +102,7 @@ export class Poller {
       // Stryker disable next-line ConditionalExpression: a defence against a non-string SET: the run's mock hands out strings (verifySet refuses what is no JWS anyway)
       if (typeof token !== "string") throw invalidRequest("the SET is not a string");
       const done = await this.o.receiver.receive(token);
+      if (faults.has("poll-unhandled-event-skipped") && hasNoHandler(token)) return;
       if (done === "duplicate" && faults.has("poll-duplicates-silent")) return;
       if (done === "duplicate" && faults.has("poll-duplicate-reported")) {
         this.errs[jti] = { err: "invalid_request", description: "this SET was already received" };
