@@ -3,7 +3,7 @@ import { openSuite, type SuiteSession } from "../../src/engine/in-process.js";
 import { departures } from "./departures.js";
 import { loadSuites } from "../../src/engine/discovery.js";
 import { tempDir, writeProfile } from "../helpers/cli.js";
-import { CLEAN_SKIPS, VARIANTS } from "./variants.js";
+import { CLEAN_SKIPS, RUN_WIDE, VARIANTS } from "./variants.js";
 
 /**
  * The test StrykerJS runs against a mutated reference target (`npm run mutation -- --suite s`):
@@ -30,10 +30,25 @@ describe(`${suite} reference target under mutation`, () => {
     await session?.close();
   });
 
+  const runWide = RUN_WIDE[suite] ?? [];
   for (const def of checks) {
     it(def.id, async () => {
       const r = await session!.run(def.id);
-      expect(departures(r, CLEAN_SKIPS[suite]?.[def.id])).toEqual([]);
+      const out = departures(r, CLEAN_SKIPS[suite]?.[def.id]);
+      // A run-wide check judges what the checks before it made the target send (every SET a
+      // Transmitter delivered): run after each check, it kills the mutants that check reaches
+      // (per-test coverage runs only the checks covering a mutant, never the run-wide one alone).
+      // Only its violations count: what the checks so far did not exercise is no departure.
+      if (!runWide.includes(def.id))
+        for (const id of runWide) {
+          const w = await session!.run(id);
+          for (const [req, o] of Object.entries(w.requirements))
+            if (o === "violated" || o === "errored")
+              out.push(
+                `${id} after ${def.id}: ${req}: ${o}: ${w.findings.find((f) => f.requirements.includes(req))?.message ?? ""}`,
+              );
+        }
+      expect(out).toEqual([]);
     });
   }
 });

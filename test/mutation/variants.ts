@@ -98,6 +98,16 @@ export const VARIANTS: Readonly<Record<string, readonly MutationVariant[]>> = {
  * it goes wrong). A mutant must change something else to be killed; the fault matrix holds these
  * skips to the clean run.
  */
+/**
+ * Checks that judge what the whole run made the target send (every SET a Transmitter delivered,
+ * every push it made), read from the mocks' logs after the others. The mutation test runs them
+ * after each check too, counting only their violations, so a mutant that spoils what one check
+ * makes the target send is killed by that check's test.
+ */
+export const RUN_WIDE: Readonly<Record<string, readonly string[]>> = {
+  "caep-transmitter": ["caep-transmitter.every-set", "caep-transmitter.every-push"],
+};
+
 export const CLEAN_SKIPS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   // The demo Receiver is pushed to: the poll rules are decided by the poll variant.
   "caep-receiver": {
