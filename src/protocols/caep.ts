@@ -230,7 +230,10 @@ function claimProblems(name: string, value: unknown, rule: ClaimRule, path: stri
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? [] : [`${at} is not a number`];
     case "object":
-      return isObject(value) ? [] : [`${at} is not a JSON object`];
+      if (!isObject(value)) return [`${at} is not a JSON object`];
+      // A REQUIRED object says something only with a member (token-claims-change: the claims
+      // that changed, "one or more").
+      return rule.required && Object.keys(value).length === 0 ? [`${at} is an empty object (REQUIRED)`] : [];
     case "string-array":
       return Array.isArray(value) && value.every((v) => typeof v === "string")
         ? []
@@ -245,6 +248,8 @@ function claimProblems(name: string, value: unknown, rule: ClaimRule, path: stri
     }
     case "string":
       if (typeof value !== "string") return [`${at} is not a string`];
+      // A REQUIRED string that is empty names nothing, in an open set of values too.
+      if (rule.required && value === "") return [`${at} is an empty string (REQUIRED)`];
       if (rule.values && !rule.open && !rule.values.includes(value))
         return [`${at} ${show(value)} is not one of ${rule.values.join(", ")}`];
       return [];

@@ -395,6 +395,12 @@ describe("eventProblems (specs/002 area B event types; CAEP 1.0 §2, §3)", () =
             `events[${uri}].${claim} is missing (REQUIRED)`,
           ]);
         });
+        it(`with ${claim} empty ("" or {}) has exactly one problem naming it`, () => {
+          const empty = typeof REQUIRED_ONLY[name][claim] === "string" ? "" : {};
+          expect(eventProblems(uri, { ...REQUIRED_ONLY[name], [claim]: empty })).toEqual([
+            `events[${uri}].${claim} is an empty ${empty === "" ? "string" : "object"} (REQUIRED)`,
+          ]);
+        });
       }
 
       it("with a claim object that is not a JSON object has a problem", () => {
