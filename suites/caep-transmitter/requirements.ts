@@ -131,6 +131,18 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${SSF} §8.1.1.1 (on a valid request the Transmitter responds with 201 Created and the JSON configuration; no delivery means poll, and the response then MUST include delivery with method and endpoint_url), §8.1.1 (stream_id REQUIRED and unique among the Transmitter's non-deleted streams; iss REQUIRED, identical to the SETs' iss; aud REQUIRED; events_delivered REQUIRED; delivery REQUIRED), §6.1.1 (push endpoint_url set by the Receiver), §6.1.2 (poll endpoint_url supplied by the Transmitter, unique per stream for a given Receiver); ${FACTS} (create POST 201)`,
     text: "a valid create-stream request is answered 201 Created with a JSON object holding stream_id (a string no other stream of the Transmitter has), iss (the discovery issuer), aud (a string or an array of strings), events_delivered (an array), delivery with the method asked for (push: the endpoint_url the Receiver gave; poll: an endpoint_url of the Transmitter's, different for each of the Receiver's poll streams) and events_requested as sent",
   },
+  // SHOULD: no keyword binds the refusal. SSF §8.1.1.1 answers 201 only "on receiving a valid
+  // request", lists "400 | if the request cannot be parsed" among its errors, and says a
+  // Transmitter that "does not support the delivery method" MAY respond 400; §6.1.1 has the
+  // Receiver set a push stream's endpoint_url, where the SETs are POSTed, and §8.1.1 types
+  // events_requested (an array of URIs) and description (a string). The table names 400 and no
+  // other code, so only 400 meets this; a stream made from such a body is the acceptance.
+  {
+    id: "CAEPT-STREAM-CREATE-INVALID",
+    level: "SHOULD",
+    source: `${SSF} §8.1.1.1 (on receiving a valid request the Transmitter responds 201; Create Stream Errors: 400 if the request cannot be parsed; a delivery method the Transmitter does not support MAY be answered 400), §8.1.1 (events_requested an array of URIs, description a string, delivery a JSON object with its method), §6.1.1 (push endpoint_url: the URL SETs are POSTed to, set by the Receiver; authorization_header a header value)`,
+    text: "a stream creation request whose body is not valid for the Transmitter (not JSON, not a JSON object, delivery not an object, an unknown delivery method URN, push without endpoint_url or with one that is not an absolute URL, events_requested not an array of strings, description not a string, authorization_header not a string) is refused with 400 and creates no stream",
+  },
   // Judged on every configuration the Transmitter returns (create, read, list, update, replace).
   // With events_supported absent the Transmitter's set is not known, and only events_requested
   // bounds events_delivered.

@@ -74,6 +74,12 @@ export const faults = [
     breaks: ["CAEPT-STREAM-CREATE"],
   },
   {
+    id: "create-unvalidated-delivery",
+    description:
+      "stream creation takes the delivery as sent: its method and endpoint_url are never checked (an unknown method or a delivery that is no object makes a poll stream, a push endpoint_url that is missing or no URL is stored)",
+    breaks: ["CAEPT-STREAM-CREATE-INVALID"],
+  },
+  {
     id: "events-delivered-all-supported",
     description:
       "events_delivered lists every event the Transmitter supports, whatever the Receiver requested",

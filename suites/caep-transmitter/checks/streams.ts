@@ -1,7 +1,8 @@
 import { defineCheck } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
-import { CAEP_EVENT_URIS, methodUrn, StreamClient, type Stream } from "../client.js";
+import { CAEP_EVENT_URIS, methodUrn, StreamClient, type CallOptions, type Stream } from "../client.js";
+import { addStream, streams } from "../ledger.js";
 import type { CaepTransmitterProfile, DeliveryMethod } from "../profile.js";
 import {
   body,
@@ -147,6 +148,90 @@ export const streamChecks = [
               });
           }
         }
+      } finally {
+        for (const id of made) await k.close(id);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-create-invalid",
+    title:
+      "a stream creation request whose body is not valid (not JSON, not an object, a bad delivery, events_requested or description) is refused with 400 and creates no stream (SSF 1.0 §8.1.1.1)",
+    requirements: ["CAEPT-STREAM-CREATE-INVALID"],
+    async run(c) {
+      const R = "CAEPT-STREAM-CREATE-INVALID";
+      const k = new StreamClient(c);
+      const methods = await methodsOf(c, k);
+      const probes = await invalidCreates(k, methods);
+      if (!methods.includes("push"))
+        c.note(
+          "push is not tested: the authorization_header probe (it needs a push endpoint_url) is not sent",
+        );
+      const made = new Set<string>();
+      try {
+        const first = await k.list({ label: "list streams before the invalid requests" });
+        const listed = listedIds(first);
+        let seen = listed === undefined ? undefined : new Set(listed);
+        if (listed === undefined)
+          c.partly(
+            R,
+            `the Receiver's streams could not be listed (answered ${said(first)}; see CAEPT-STREAM-LIST): a stream made from a refused request is seen only when its answer names it`,
+          );
+        await c.each(R, probes, "invalid create requests", async (p) => {
+          const res = await p.send({ label: `create stream with ${p.what}`, tags: ["attack"] });
+          const ok = res.status >= 200 && res.status < 300;
+          const named = ok ? body(res).stream_id : undefined;
+          const id = typeof named === "string" && named !== "" ? named : undefined;
+          if (id !== undefined) {
+            made.add(id);
+            if (p.raw)
+              await addStream(k.provided.runDir, { streamId: id, receiver: k.receiver, check: p.what });
+          }
+          const created: string[] = [];
+          if (id !== undefined) {
+            const back = await k.read(id, { label: `read back the stream made from ${p.what}` });
+            if (back.status === 200) created.push(id);
+          }
+          // A stream stored though the answer names none: new in the list, and no other check of
+          // the run (they run beside this one) noted it.
+          const list = await k.list({ label: `list streams after ${p.what}` });
+          const now = listedIds(list);
+          const before = seen;
+          seen = now === undefined ? undefined : new Set(now);
+          if (now === undefined)
+            c.partly(
+              R,
+              `the Receiver's streams could not be listed after ${p.what} (answered ${said(list)}; see CAEPT-STREAM-LIST): a stream made from a refused request is seen only when its answer names it`,
+            );
+          const fresh = before === undefined ? [] : (now ?? []).filter((n) => !before.has(n) && n !== id);
+          for (const x of await unexplained(k, fresh)) {
+            created.push(x.id);
+            // Only what carries this run's mark is deleted: the run never touches others' streams.
+            if (x.config.includes(c.runId)) made.add(x.id);
+            else
+              c.note(
+                `stream ${quote(x.id)} appeared after ${p.what} without this run's id in its configuration: left for the operator to delete`,
+              );
+          }
+          if (created.length > 0)
+            return {
+              message: `${p.what} is not refused: the Transmitter made a stream of it`,
+              expected: "400, and no new stream",
+              actual: `${said(res)}; stream ${quote(created, 200)} then exists`,
+              res,
+              kind: "accepted",
+            };
+          if (res.status === 400) return undefined;
+          return {
+            message: `${p.what} is not refused with 400`,
+            // Another 4xx refuses too, but SSF's table gives 400 alone: a SHOULD, so a warning.
+            expected:
+              "400, the code SSF §8.1.1.1's Create Stream Errors give a request that cannot be parsed (no other 4xx)",
+            actual: said(res),
+            res,
+            kind: ok ? "accepted" : "wrong-status",
+          };
+        });
       } finally {
         for (const id of made) await k.close(id);
       }
@@ -357,6 +442,105 @@ export const streamChecks = [
     },
   }),
 ];
+
+/**
+ * How long, at least, a stream new in the list may take to show up in the run's ledger (another
+ * check noting it); the profile's eventTimeoutMs when longer.
+ */
+const LEDGER_GRACE_MS = 2_000;
+
+/** One create request with an invalid body: what is wrong with it, and how it is sent. */
+interface InvalidCreate {
+  readonly what: string;
+  /** Sent without StreamClient.create (not a JSON object): a stream it makes is noted here. */
+  readonly raw?: true;
+  readonly send: (o: CallOptions) => Promise<HttpResponse>;
+}
+
+/**
+ * The invalid create requests (SSF 1.0 §8.1.1.1, §8.1.1, §6.1.1): each is a valid body of the
+ * first tested method with one thing wrong. No endpoint_url names a host outside this machine: a
+ * push endpoint wrongly accepted would be sent SETs (the authorization_header probe uses a mock
+ * Receiver slot, the unknown method a loopback URL).
+ */
+async function invalidCreates(k: StreamClient, methods: readonly DeliveryMethod[]): Promise<InvalidCreate[]> {
+  const [m = "poll"] = methods;
+  const { body: base } = await k.createBody(m, { label: "invalid create" });
+  const object = (what: string, changes: Record<string, unknown>): InvalidCreate => ({
+    what,
+    send: (o) => k.create({ ...base, ...changes }, o),
+  });
+  const push = (what: string, delivery: Record<string, unknown>): InvalidCreate =>
+    object(what, { delivery: { method: methodUrn("push"), ...delivery } });
+  const probes: InvalidCreate[] = [
+    {
+      what: "a body that is not JSON",
+      raw: true,
+      send: async (o) =>
+        k.c.http.send({
+          method: "POST",
+          url: new URL(await k.endpoint("configuration_endpoint")),
+          headers: { authorization: `Bearer ${k.token}`, "content-type": "application/json" },
+          body: `{"delivery": {"method": "${methodUrn("poll")}"}, "description": `,
+          label: o.label ?? "create stream",
+          tags: ["stream-management", ...(o.tags ?? [])],
+        }),
+    },
+    {
+      what: "a JSON array, not an object",
+      raw: true,
+      send: (o) => k.call("POST", "configuration_endpoint", { ...o, json: [base] }),
+    },
+    object("delivery a string, not an object", { delivery: methodUrn("poll") }),
+    object("an unknown delivery method URN", {
+      delivery: {
+        method: "urn:example:idconform:no-such-delivery-method",
+        endpoint_url: "http://127.0.0.1:9/idconform-unknown-method",
+      },
+    }),
+    push("push delivery without endpoint_url", {}),
+    push('push endpoint_url "not a url"', { endpoint_url: "not a url" }),
+    push('push endpoint_url "/relative/push" (not absolute)', { endpoint_url: "/relative/push" }),
+    push("push endpoint_url a number", { endpoint_url: 42 }),
+    object("events_requested a string, not an array", { events_requested: CAEP_EVENT_URIS[0] }),
+    object("events_requested holding a number", { events_requested: [CAEP_EVENT_URIS[0], 42] }),
+    object("description a number, not a string", { description: 42 }),
+  ];
+  if (methods.includes("push")) {
+    const { body: p } = await k.createBody("push", { label: "invalid create (authorization_header)" });
+    const d = isObject(p.delivery) ? p.delivery : {};
+    probes.push(
+      object("push authorization_header a number", { delivery: { ...d, authorization_header: 42 } }),
+    );
+  }
+  return probes;
+}
+
+/**
+ * Of the streams new in the Receiver's list, those no other check of the run created (none
+ * noted in the run's ledger within the grace) and that still exist, with their configuration's
+ * text. Checks run beside this one with the same token, so a new stream alone proves nothing.
+ */
+async function unexplained(
+  k: StreamClient,
+  fresh: readonly string[],
+): Promise<{ id: string; config: string }[]> {
+  let rest = [...fresh];
+  const deadline = Date.now() + Math.max(LEDGER_GRACE_MS, k.c.profile.eventTimeoutMs);
+  while (rest.length > 0) {
+    const noted = new Set((await streams(k.provided.runDir)).map((e) => e.streamId));
+    rest = rest.filter((id) => !noted.has(id));
+    if (rest.length === 0 || Date.now() >= deadline || k.c.signal.aborted) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const out: { id: string; config: string }[] = [];
+  for (const id of rest.slice(0, 20)) {
+    const res = await k.read(id, { label: "read a stream new in the list" });
+    // Gone already: another check deleted its own stream.
+    if (res.status === 200) out.push({ id, config: res.text });
+  }
+  return out;
+}
 
 /** The push authorization the stream was created with, for a PUT that must repeat it. */
 const authorizationOf = (s: Stream): Record<string, unknown> =>

@@ -6,6 +6,7 @@ import { PATHS } from "../ssf.js";
 import { configOf, mismatchedProperty } from "./config.js";
 import { InputProblem, readConfig } from "./config-input.js";
 import { body, caller, namedStream } from "./guard.js";
+import { deliveryAsSent } from "./fault-unvalidated-delivery.js";
 import { eventsDelivered, type Stream } from "./stream.js";
 
 /**
@@ -52,7 +53,7 @@ export function configRoutes(ctx: TransmitterContext): Hono {
     if (who instanceof Response) return who;
     const b = await body(c);
     if (b instanceof Response) return b;
-    const config = readConfig(b);
+    const config = ctx.faults.has("create-unvalidated-delivery") ? deliveryAsSent(b) : readConfig(b);
     if (config instanceof InputProblem) return problem(400, "invalid_request", config.message);
     const stream = ctx.streams.create(who, config);
     if (stream === undefined)
