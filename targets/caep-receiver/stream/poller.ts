@@ -5,6 +5,7 @@ import type { Receiver } from "../service/receiver.js";
 import { invalidRequest, SetError } from "../set/errors.js";
 import { Backoff } from "./backoff.js";
 import { ownErrCode } from "./fault-own-codes.js";
+import { rejectPage } from "./fault-page-rejected.js";
 import { hasNoHandler } from "./fault-unhandled-skipped.js";
 import { callTransmitter } from "./outbound.js";
 
@@ -57,7 +58,7 @@ export class Poller {
       for (const [jti, token] of Object.entries(sets).slice(0, LIMITS.pollMaxEvents)) {
         await this.judge(jti, token);
       }
-      if (this.o.faults.has("poll-page-rejected-whole")) this.rejectPage();
+      if (this.o.faults.has("poll-page-rejected-whole")) rejectPage(this.acks, this.errs);
     }
   }
 
@@ -85,14 +86,6 @@ export class Poller {
     // Stryker disable next-line ConditionalExpression,LogicalOperator: a defence against a failed or malformed poll answer: the run's mock answers 200 with a sets object (the `true` variant, killed, goes with them)
     if (status !== 200 || typeof sets !== "object" || sets === null || Array.isArray(sets)) return undefined;
     return sets as Sets;
-  }
-
-  /** The poll-page-rejected-whole fault: one refused SET makes the whole page refused, with its error. */
-  private rejectPage(): void {
-    const first = Object.values(this.errs)[0];
-    if (first === undefined) return;
-    for (const jti of this.acks) this.errs[jti] = first;
-    this.acks.clear();
   }
 
   /** Processes one SET and records its outcome for the next poll. */
