@@ -227,6 +227,23 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${SSF} §8.1.4.2 (POST with stream_id and state: 204 No Content; the Transmitter MUST echo state back in the Verification Event), §8.1.4.1 (event type .../ssf/event-type/verification; sub_id MUST be of format opaque with the stream_id as id); ${FACTS} (verification POST 204, then a verification SET carrying the state); ${PROFILE} (eventTimeoutMs)`,
     text: "POST to verification_endpoint with stream_id and a state is answered 204, and within eventTimeoutMs a verification SET arrives on that stream (not another) carrying that state and a sub_id of format opaque whose id is the stream_id",
   },
+  // SHOULD, as CAEPT-STREAM-CREATE-INVALID: no keyword binds the refusal. Each of these
+  // endpoints defines its success for a valid request ("On receiving a valid request", §8.1.2.2)
+  // and gives its errors in a table ("Errors are signaled with HTTP status codes as follows")
+  // whose row "400 | if the request body cannot be parsed or if the request is otherwise invalid"
+  // carries no BCP 14 keyword (Update Stream Status, Add Subject, Remove Subject and Verification
+  // Errors alike). What is invalid is the text's own: a status "MUST be one of" enabled, paused,
+  // disabled (§8.1.2.1), reason is "a short text description", subject "a Subject claim" (a
+  // subject identifier, §3.2: RFC 9493), verified "a boolean value", state "an arbitrary string".
+  // The tables give 400 and no other code for it, so only 400 meets this; a status changed by a
+  // refused update is the acceptance. SSF has no read of a stream's subjects: a subject or
+  // verification request is judged by its answer alone.
+  {
+    id: "CAEPT-MANAGEMENT-INVALID",
+    level: "SHOULD",
+    source: `${SSF} §8.1.2.2 (on receiving a valid request the Transmitter responds 200; status REQUIRED, reason a short text description; Update Stream Status Errors: 400 if the request body cannot be parsed or if the request is otherwise invalid), §8.1.2.1 (status a string whose value MUST be enabled, paused or disabled), §8.1.3.2 (subject REQUIRED, a Subject claim; verified a boolean value; Add Subject Errors: 400 likewise), §8.1.3.3 (subject REQUIRED; Remove Subject Errors: 400 likewise), §8.1.4.2 (state an arbitrary string; Verification Errors: 400 likewise), §3.2 (a simple subject is a subject identifier of RFC 9493); ${SUBID} §3 (format and its required members)`,
+    text: "a status update, add subject, remove subject or verification request on the Receiver's own stream, with the Receiver's valid token, whose body is not valid (status not a string or not enabled, paused or disabled, reason not a string; a body that is not JSON or not a JSON object, subject missing or not a subject identifier object, verified not a boolean; state not a string) is refused with 400, and a refused status update leaves the stream's status as it was",
+  },
 
   // Every SET the run receives, pushed or polled (one validator, mocks/receiver/validator.ts)
   // RFC 8417 allows unsecured SETs where something else protects them; a Transmitter that

@@ -142,6 +142,12 @@ export const faults = [
     breaks: ["CAEPT-STATUS"],
   },
   {
+    id: "status-unvalidated",
+    description:
+      "a status update checks only that status is a string and stores it: an unknown value such as active is accepted and read back",
+    breaks: ["CAEPT-MANAGEMENT-INVALID"],
+  },
+  {
     id: "add-subject-201",
     description: "adding a subject answers 201 Created instead of 200",
     breaks: ["CAEPT-SUBJECT-ADD"],

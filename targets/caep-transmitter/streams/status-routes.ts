@@ -34,7 +34,10 @@ export function statusRoutes(ctx: TransmitterContext): Hono {
     if (b instanceof Response) return b;
     const stream = namedStream(ctx, who, b.stream_id, "write");
     if (stream instanceof Response) return stream;
-    if (typeof b.status !== "string" || !STATUSES.includes(b.status))
+    if (
+      typeof b.status !== "string" ||
+      (!ctx.faults.has("status-unvalidated") && !STATUSES.includes(b.status))
+    )
       return problem(400, "invalid_request", "status is not enabled, paused or disabled");
     const reason = b.reason;
     if (reason !== undefined && (typeof reason !== "string" || reason.length > LIMITS.maxStateLength))
