@@ -288,6 +288,17 @@ function claimsProblems(
       const reason = p.startsWith(`${path}.reason_admin `) || p.startsWith(`${path}.reason_user `);
       add(reason ? "reason-maps" : "event-claims", p);
     }
+    // CAEP 1.0 §2: event_timestamp is when the event occurred, a NumericDate (seconds): one far
+    // ahead of the SET's arrival is wrong (a Transmitter writing milliseconds, say).
+    if (isObject(claims) && typeof claims.event_timestamp === "number") {
+      const at = o.now instanceof Date ? o.now.getTime() : (o.now ?? Date.now());
+      const ahead = claims.event_timestamp - at / 1000;
+      if (ahead > (o.skewSeconds ?? 60))
+        add(
+          "event-claims",
+          `${path}.event_timestamp is ${Math.round(ahead)} s in the future (a NumericDate counts seconds)`,
+        );
+    }
   }
 
   const subId = payload.sub_id;

