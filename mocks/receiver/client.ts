@@ -1,4 +1,4 @@
-import { request } from "undici";
+import { controlCall } from "../../src/http/mock-control.js";
 import type {
   ReceivedSet,
   ReceiverStats,
@@ -99,35 +99,14 @@ export class ReceiverClient {
     return (await this.send<ReceiverStats>("GET", "/__idc/stats", undefined, CALL_MS)).body!;
   }
 
-  private async send<T>(
+  private send<T>(
     method: "GET" | "POST" | "DELETE",
     path: string,
     body: unknown,
     timeoutMs: number,
     allowed: number[] = [],
   ): Promise<{ status: number; body?: T }> {
-    const res = await request(`${this.url}${path}`, {
-      method,
-      headers: {
-        "x-idc-control": this.controlToken,
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.body.text();
-    const route = path.split("?")[0];
-    if (allowed.includes(res.statusCode)) return { status: res.statusCode };
-    if (res.statusCode >= 300) {
-      let why = "";
-      try {
-        const e = (JSON.parse(text) as { error?: unknown }).error;
-        if (typeof e === "string") why = `: ${e.slice(0, 200)}`;
-      } catch {
-        // no JSON error: the status says it
-      }
-      throw new Error(`mock receiver control ${route} answered ${res.statusCode}${why}`);
-    }
-    return { status: res.statusCode, ...(text ? { body: JSON.parse(text) as T } : {}) };
+    const mock = { name: "mock receiver", url: this.url, token: this.controlToken };
+    return controlCall<T>(mock, method, path, body, timeoutMs, allowed);
   }
 }

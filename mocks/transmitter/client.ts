@@ -1,5 +1,4 @@
-import { request } from "undici";
-import { MockClient } from "../../src/http/mock-control.js";
+import { controlCall, MockClient } from "../../src/http/mock-control.js";
 import type { MockLogEntry } from "../../src/http/mock-control.js";
 import type { JWK } from "jose";
 import type { SetEvent } from "./set.js";
@@ -145,35 +144,14 @@ export class TransmitterClient extends MockClient {
     return (await this.send<EmitAnswer>("POST", "/__idc/emit", o, CALL_MS + SLACK_MS)).body!;
   }
 
-  private async send<T>(
+  private send<T>(
     method: "GET" | "POST",
     path: string,
     body: unknown,
     timeoutMs: number,
     allowed: number[] = [],
   ): Promise<{ status: number; body?: T }> {
-    const res = await request(`${this.url}${path}`, {
-      method,
-      headers: {
-        "x-idc-control": this.controlToken,
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.body.text();
-    const route = path.split("?")[0];
-    if (allowed.includes(res.statusCode)) return { status: res.statusCode };
-    if (res.statusCode >= 300) {
-      let why = "";
-      try {
-        const e = (JSON.parse(text) as { error?: unknown }).error;
-        if (typeof e === "string") why = `: ${e.slice(0, 200)}`;
-      } catch {
-        // no JSON error: the status says it
-      }
-      throw new Error(`mock transmitter control ${route} answered ${res.statusCode}${why}`);
-    }
-    return { status: res.statusCode, ...(text ? { body: JSON.parse(text) as T } : {}) };
+    const mock = { name: "mock transmitter", url: this.url, token: this.controlToken };
+    return controlCall<T>(mock, method, path, body, timeoutMs, allowed);
   }
 }

@@ -128,6 +128,43 @@ export class MockControl {
   }
 }
 
+/**
+ * One call to a mock's control routes (harness-internal traffic, not evidence), with its token:
+ * the status and the JSON body. A status in `allowed` is returned without a body; another of 300
+ * or above throws, naming the mock, the route and the mock's `error` text when it gave one.
+ */
+export async function controlCall<T>(
+  mock: { readonly name: string; readonly url: string; readonly token: string },
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+  allowed: readonly number[] = [],
+): Promise<{ status: number; body?: T }> {
+  const res = await request(`${mock.url}${path}`, {
+    method,
+    headers: {
+      "x-idc-control": mock.token,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.body.text();
+  if (allowed.includes(res.statusCode)) return { status: res.statusCode };
+  if (res.statusCode >= 300) {
+    let why = "";
+    try {
+      const e = (JSON.parse(text) as { error?: unknown }).error;
+      if (typeof e === "string") why = `: ${e.slice(0, 200)}`;
+    } catch {
+      // no JSON error: the status says it
+    }
+    throw new Error(`${mock.name} control ${path.split("?")[0]} answered ${res.statusCode}${why}`);
+  }
+  return { status: res.statusCode, ...(text ? { body: JSON.parse(text) as T } : {}) };
+}
+
 /** The checks' side of a mock's control routes (harness-internal traffic, not evidence). */
 export class MockClient {
   constructor(
@@ -145,17 +182,7 @@ export class MockClient {
   }
 
   private async call<T>(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<T> {
-    const res = await request(`${this.url}${path}`, {
-      method,
-      headers: {
-        "x-idc-control": this.token,
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`mock control ${path} answered ${res.statusCode}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    const mock = { name: "mock", url: this.url, token: this.token };
+    return (await controlCall<T>(mock, method, path, body, timeoutMs)).body as T;
   }
 }
