@@ -13,16 +13,10 @@ import {
 } from "../client.js";
 import { poll } from "../poller.js";
 import type { CaepTransmitterProfile } from "../profile.js";
-import { body, isObject, listedIds, said, type Ctx, methodsOf } from "./stream-util.js";
+import { body, isObject, listedIds, said, type Ctx, methodsOf, offered } from "./stream-util.js";
 
 /** One stream management request of every kind (SSF §8.1), made with the options given. */
 type Op = readonly [name: string, endpoint: EndpointName, send: (o: CallOptions) => Promise<HttpResponse>];
-
-/** Whether the discovery document names the endpoint (a request to one it does not is not made). */
-async function offered(k: StreamClient, name: EndpointName): Promise<boolean> {
-  const v = (await k.discovery()).doc[name];
-  return typeof v === "string" && URL.canParse(v);
-}
 
 /** The requests of `all` whose endpoint the Transmitter offers. */
 async function served(k: StreamClient, all: readonly Op[]): Promise<Op[]> {

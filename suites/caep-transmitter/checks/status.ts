@@ -4,7 +4,7 @@ import type { HttpResponse } from "../../../src/http/client.js";
 import { StreamClient, type CallOptions, type EndpointName, type Stream } from "../client.js";
 import type { CaepTransmitterProfile } from "../profile.js";
 import type { SubId } from "../subjects.js";
-import { body, said, methodsOf } from "./stream-util.js";
+import { body, said, methodsOf, offered } from "./stream-util.js";
 
 const STATUSES = ["enabled", "paused", "disabled"] as const;
 /** Between two reads of a status change answered 202 (accepted, not yet decided). */
@@ -121,7 +121,7 @@ export const statusChecks = [
       const R = "CAEPT-MANAGEMENT-INVALID";
       const k = new StreamClient(c);
       const served: EndpointName[] = [];
-      for (const e of MANAGED) if (await offers(k, e)) served.push(e);
+      for (const e of MANAGED) if (await offered(k, e)) served.push(e);
       if (served.length === 0)
         c.skip(`not offered: the discovery document names none of ${MANAGED.join(", ")}`, "not-offered");
       for (const e of MANAGED.filter((x) => !served.includes(x)))
@@ -192,12 +192,6 @@ const MANAGED: readonly EndpointName[] = [
   "remove_subject_endpoint",
   "verification_endpoint",
 ];
-
-/** Whether the discovery document names the endpoint (a request to one it does not is not made). */
-async function offers(k: StreamClient, name: EndpointName): Promise<boolean> {
-  const v = (await k.discovery()).doc[name];
-  return typeof v === "string" && URL.canParse(v);
-}
 
 /** One request with one thing wrong: the endpoint, what the request is, how it is sent. */
 interface InvalidRequest {

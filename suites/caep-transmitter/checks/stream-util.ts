@@ -1,7 +1,7 @@
 import type { CheckContext } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
-import type { StreamClient } from "../client.js";
+import type { EndpointName, StreamClient } from "../client.js";
 import type { CaepTransmitterProfile, DeliveryMethod } from "../profile.js";
 
 export type Ctx = CheckContext<CaepTransmitterProfile>;
@@ -67,4 +67,10 @@ export async function methodsOf(c: Ctx, k: StreamClient): Promise<[DeliveryMetho
       "not-offered",
     );
   return m as [DeliveryMethod, ...DeliveryMethod[]];
+}
+
+/** Whether the discovery document names the endpoint (a request to one it does not is not made). */
+export async function offered(k: StreamClient, name: EndpointName): Promise<boolean> {
+  const v = (await k.discovery()).doc[name];
+  return typeof v === "string" && URL.canParse(v);
 }
