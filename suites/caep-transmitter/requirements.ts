@@ -143,6 +143,18 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${SSF} §8.1.1.1 (on receiving a valid request the Transmitter responds 201; Create Stream Errors: 400 if the request cannot be parsed; a delivery method the Transmitter does not support MAY be answered 400), §8.1.1 (events_requested an array of URIs, description a string, delivery a JSON object with its method), §6.1.1 (push endpoint_url: the URL SETs are POSTed to, set by the Receiver; authorization_header a header value)`,
     text: "a stream creation request whose body is not valid for the Transmitter (not JSON, not a JSON object, delivery not an object, an unknown delivery method URN, push without endpoint_url or with one that is not an absolute URL, events_requested not an array of strings, description not a string, authorization_header not a string) is refused with 400 and creates no stream",
   },
+  // SHOULD, as CAEPT-STREAM-CREATE-INVALID: the Update and Replace Stream Configuration Errors
+  // tables give "400 | if the request body cannot be parsed, a Transmitter-Supplied property is
+  // incorrect, or if the request is otherwise invalid" with no BCP 14 keyword. Transmitter-Supplied
+  // properties in the body "MUST match the expected value" (a rule for the Receiver: the table
+  // says what the Transmitter answers when they do not). A refused change leaves the stream as it
+  // was, read back.
+  {
+    id: "CAEPT-STREAM-CHANGE-INVALID",
+    level: "SHOULD",
+    source: `${SSF} §8.1.1.3 (on receiving a valid request the Transmitter responds 200; Transmitter-Supplied properties besides the stream_id MAY be present, but they MUST match the expected value; events_delivered, if present, MUST match the Transmitter's expected value before any updates are applied; Update Stream Configuration Errors: 400 if the request body cannot be parsed, a Transmitter-Supplied property is incorrect, or if the request is otherwise invalid), §8.1.1.4 (the same for PUT; Replace Stream Configuration Errors: 400 likewise), §8.1.1 (iss, aud, events_delivered Transmitter-Supplied; delivery a JSON object, events_requested an array of URIs, description a string)`,
+    text: "an update (PATCH) or replacement (PUT) of the Receiver's own stream, with its valid token, whose body is not valid (not JSON, not a JSON object, delivery not an object or of an unknown method, a push endpoint_url that is not a URL, events_requested not an array of strings, description not a string, iss, aud or events_delivered not the stream's) is refused with 400, and the configuration read back is as it was",
+  },
   // Judged on every configuration the Transmitter returns (create, read, list, update, replace).
   // With events_supported absent the Transmitter's set is not known, and only events_requested
   // bounds events_delivered.

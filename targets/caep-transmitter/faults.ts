@@ -109,6 +109,12 @@ export const faults = [
     breaks: ["CAEPT-STREAM-REPLACE"],
   },
   {
+    id: "change-trusts-transmitter-supplied",
+    description:
+      "an update or replacement never compares the Transmitter-Supplied properties it carries (iss, aud, events_delivered) with the stream's: a PUT naming another aud is applied as if it named the stream's",
+    breaks: ["CAEPT-STREAM-CHANGE-INVALID"],
+  },
+  {
     id: "delete-200",
     description: "deleting a stream answers 200 with the deleted configuration instead of 204",
     breaks: ["CAEPT-STREAM-DELETE"],

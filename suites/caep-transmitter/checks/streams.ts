@@ -396,6 +396,69 @@ export const streamChecks = [
     },
   }),
   defineCheck<CaepTransmitterProfile>({
+    id: "caep-transmitter.stream-change-invalid",
+    title:
+      "an update (PATCH) or replacement (PUT) of the Receiver's stream whose body is not valid (not JSON, not an object, a bad delivery, events_requested or description, a Transmitter-Supplied property not the Transmitter's) is refused with 400 and the configuration read back is unchanged (SSF 1.0 §8.1.1.3, §8.1.1.4)",
+    requirements: ["CAEPT-STREAM-CHANGE-INVALID"],
+    async run(c) {
+      const R = "CAEPT-STREAM-CHANGE-INVALID";
+      const k = new StreamClient(c);
+      const methods = await methodsOf(c, k);
+      const [m] = methods;
+      const s = await k.open(m, { label: "create stream (the Receiver's own)" });
+      try {
+        const first = await k.read(s.id, { label: "read stream (before the invalid changes)" });
+        let was = first.status === 200 && isObject(first.json) ? watched(first.json) : watched(s.config);
+        if (first.status !== 200)
+          c.partly(
+            R,
+            `the stream could not be read (answered ${said(first)}; see CAEPT-STREAM-READ): a change made by a refused request is seen only in its answer`,
+          );
+        const probes = invalidChanges(k, s, m, methods.includes("push"));
+        await c.each(R, probes, "invalid update and replace requests", async (p) => {
+          const res = await p.send({ label: p.what, tags: ["attack"] });
+          const ok = res.status >= 200 && res.status < 300;
+          const back = await k.read(s.id, { label: `read stream (after ${p.what})` });
+          if (back.status === 200 && isObject(back.json)) {
+            const now = watched(back.json);
+            const changed = Object.keys(now).filter((n) => now[n] !== was[n]);
+            // The next request is judged against the stream as it now is.
+            was = now;
+            if (changed.length > 0)
+              return {
+                message: `${p.what} is not refused: the stream's configuration changed`,
+                expected: "400, and the configuration as it was",
+                actual: `${said(res)}; ${changed.join(", ")} then read${changed.length === 1 ? "s" : ""} ${quote(
+                  Object.fromEntries(
+                    changed.map((n) => [n, back.json && (back.json as Record<string, unknown>)[n]]),
+                  ),
+                  300,
+                )}`,
+                res: back,
+                kind: "accepted",
+              };
+          } else
+            c.partly(
+              R,
+              `the stream could not be read after ${p.what} (answered ${said(back)}; see CAEPT-STREAM-READ)`,
+            );
+          if (res.status === 400) return undefined;
+          return {
+            message: `${p.what} is not refused with 400`,
+            // Another 4xx refuses too, but SSF's tables give 400 alone: a SHOULD, so a warning.
+            expected:
+              "400, the code SSF §8.1.1.3 and §8.1.1.4 give a body that cannot be parsed, a Transmitter-Supplied property that is incorrect or a request otherwise invalid (no other 4xx)",
+            actual: said(res),
+            res,
+            kind: ok ? "accepted" : "wrong-status",
+          };
+        });
+      } finally {
+        await k.close(s);
+      }
+    },
+  }),
+  defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.stream-delete",
     title:
       "DELETE is answered 204 with no body, after which the stream reads 404 and is not listed (SSF 1.0 §8.1.1.5)",
@@ -545,3 +608,101 @@ async function unexplained(
 /** The push authorization the stream was created with, for a PUT that must repeat it. */
 const authorizationOf = (s: Stream): Record<string, unknown> =>
   s.authorization !== undefined ? { authorization_header: s.authorization } : {};
+
+/** The properties of a configuration a refused change must leave as they were, each as JSON text. */
+function watched(config: Record<string, unknown>): Record<string, string | undefined> {
+  const names = ["iss", "aud", "delivery", "events_requested", "events_delivered", "description"];
+  return Object.fromEntries(names.map((n) => [n, canonicalJson(config[n])]));
+}
+
+/** JSON text with object members in name order, so that member order alone is no change. */
+function canonicalJson(v: unknown): string | undefined {
+  const sort = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(sort)
+      : isObject(x)
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((n) => [n, sort(x[n])]),
+          )
+        : x;
+  return v === undefined ? undefined : JSON.stringify(sort(v));
+}
+
+/**
+ * The invalid updates and replacements of the stream `s` (SSF §8.1.1.3, §8.1.1.4): each is a
+ * valid request with one thing wrong, among them a Transmitter-Supplied property (iss, aud,
+ * events_delivered) that is not the Transmitter's value, which §8.1.1.3 says "MUST match".
+ */
+function invalidChanges(k: StreamClient, s: Stream, m: DeliveryMethod, push: boolean): InvalidCreate[] {
+  const delivery = isObject(s.config.delivery) ? s.config.delivery : {};
+  // A valid replacement: the stream's own delivery, other events and description.
+  const full: Record<string, unknown> = {
+    delivery:
+      m === "push"
+        ? { method: delivery.method, endpoint_url: delivery.endpoint_url, ...authorizationOf(s) }
+        : { method: methodUrn(m) },
+    events_requested: CAEP_EVENT_URIS.slice(1, 4),
+    description: `idconform ${k.c.runId}: replaced by an invalid request`,
+  };
+  const patch = (what: string, changes: Record<string, unknown>): InvalidCreate => ({
+    what: `update (PATCH) with ${what}`,
+    send: (o) =>
+      k.update(s.id, { description: `idconform ${k.c.runId}: updated by an invalid request`, ...changes }, o),
+  });
+  const put = (what: string, changes: Record<string, unknown>): InvalidCreate => ({
+    what: `replace (PUT) with ${what}`,
+    send: (o) => k.replace(s.id, { ...full, ...changes }, o),
+  });
+  const cut = (method: "PATCH" | "PUT", json: Record<string, unknown>): InvalidCreate => ({
+    what: `${method === "PATCH" ? "update (PATCH)" : "replace (PUT)"} with a body that is not JSON`,
+    send: async (o) =>
+      k.c.http.send({
+        method,
+        url: new URL(await k.endpoint("configuration_endpoint")),
+        headers: { authorization: `Bearer ${k.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ stream_id: s.id, ...json }).slice(0, -2),
+        label: o.label ?? `${method} configuration_endpoint`,
+        tags: ["stream-management", ...(o.tags ?? [])],
+      }),
+  });
+  const delivered = Array.isArray(s.config.events_delivered) ? s.config.events_delivered : [];
+  const probes: InvalidCreate[] = [
+    cut("PATCH", { description: "idconform: cut off" }),
+    {
+      what: "update (PATCH) with a JSON array body, not an object",
+      send: (o) =>
+        k.call("PATCH", "configuration_endpoint", { ...o, json: [{ stream_id: s.id, description: "x" }] }),
+    },
+    patch("delivery a string, not an object", { delivery: methodUrn(m) }),
+    patch("events_requested a string, not an array", { events_requested: CAEP_EVENT_URIS[0] }),
+    patch("events_requested holding a number", { events_requested: [CAEP_EVENT_URIS[0], 42] }),
+    patch("description a number, not a string", { description: 42 }),
+    patch("iss not the Transmitter's (a Transmitter-Supplied property)", {
+      iss: "https://issuer.idconform.invalid/not-this-transmitter",
+    }),
+    patch("events_delivered not the stream's (a Transmitter-Supplied property)", {
+      events_delivered: delivered.length > 0 ? [] : [CAEP_EVENT_URIS[0]],
+    }),
+    cut("PUT", full),
+    put("an unknown delivery method URN", {
+      delivery: {
+        method: "urn:example:idconform:no-such-delivery-method",
+        endpoint_url: "http://127.0.0.1:9/idconform-unknown-method",
+      },
+    }),
+    put("events_requested a string, not an array", { events_requested: CAEP_EVENT_URIS[0] }),
+    put("description a number, not a string", { description: 42 }),
+    put("aud not the stream's (a Transmitter-Supplied property)", {
+      aud: "https://receiver.idconform.invalid/not-this-stream",
+    }),
+  ];
+  if (push)
+    probes.push(
+      put('push endpoint_url "not a url"', {
+        delivery: { method: methodUrn("push"), endpoint_url: "not a url" },
+      }),
+    );
+  return probes;
+}

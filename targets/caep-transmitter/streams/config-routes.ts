@@ -22,7 +22,9 @@ async function change(
   mode: "update" | "replace",
 ): Promise<Response> {
   const current = configOf(stream, ctx.issuer());
-  const mismatch = mismatchedProperty(b, current);
+  const mismatch = ctx.faults.has("change-trusts-transmitter-supplied")
+    ? undefined
+    : mismatchedProperty(b, current);
   if (mismatch !== undefined)
     return problem(400, "invalid_request", `${mismatch} does not match the Transmitter's value`);
   const merge = mode === "update" || ctx.faults.has("put-as-patch");
