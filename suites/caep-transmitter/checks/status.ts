@@ -235,6 +235,12 @@ function invalidRequests(
     [`subject a string (its ${member}), not a subject identifier object`, value],
     ["subject without format", members],
     [`subject of format ${format} without its members`, { format }],
+    // SSF 1.0 §3.3: a complex subject has a format field "and one or more Simple Subject Members".
+    ['a complex subject with no simple subject member ({"format": "complex"})', { format: "complex" }],
+    [
+      `a complex subject whose user is a string (its ${member}), not a subject identifier`,
+      { format: "complex", user: value },
+    ],
   ];
   const subjectProbes = (endpoint: EndpointName, verb: string, named: SubId): InvalidRequest[] => {
     const valid = { stream_id: s.id, subject: named };
@@ -255,6 +261,11 @@ function invalidRequests(
   const out: InvalidRequest[] = [];
   if (served.includes("status_endpoint"))
     out.push(
+      {
+        endpoint: "status_endpoint",
+        label: "set status with a body that is not JSON",
+        send: notJson("status_endpoint", { stream_id: s.id, status: other }),
+      },
       ...(
         [
           ["set status 42 (a number, not a string)", { status: 42 }],
@@ -279,6 +290,11 @@ function invalidRequests(
     out.push(...subjectProbes("remove_subject_endpoint", "remove", subject));
   if (served.includes("verification_endpoint"))
     out.push(
+      {
+        endpoint: "verification_endpoint",
+        label: "request verification with a body that is not JSON",
+        send: notJson("verification_endpoint", { stream_id: s.id, state: "idc-state" }),
+      },
       ...(
         [
           ["state 42 (a number, not a string)", 42],
