@@ -330,6 +330,13 @@ export interface BearerCredentialAttack {
   readonly malformed: boolean;
   /** Values derived from the real token that no output may show (register them as secrets). */
   readonly secrets: readonly string[];
+  /**
+   * The `error` attribute RFC 6750 §3 advises in the Bearer challenge refusing it: none for a
+   * request that "lacks any authentication information" (no header, or an unsupported scheme),
+   * `invalid_token` for a token that failed authentication; undefined where the text leaves it
+   * open (an empty or malformed value: invalid_request or nothing).
+   */
+  readonly challengeError?: "none" | "invalid_token";
 }
 
 /**
@@ -341,7 +348,14 @@ export interface BearerCredentialAttack {
  */
 export function bearerCredentialAttacks(token: string, unknown: string): BearerCredentialAttack[] {
   const out: BearerCredentialAttack[] = [
-    { id: "absent", title: "no Authorization header", authorization: null, malformed: false, secrets: [] },
+    {
+      id: "absent",
+      title: "no Authorization header",
+      authorization: null,
+      malformed: false,
+      secrets: [],
+      challengeError: "none",
+    },
     {
       id: "basic-scheme",
       title: "the real token under the Basic scheme",
@@ -349,6 +363,7 @@ export function bearerCredentialAttacks(token: string, unknown: string): BearerC
       // A well-formed header whose credentials fail: 401 (RFC 9110 §15.5.2), not a malformed request.
       malformed: false,
       secrets: [],
+      challengeError: "none",
     },
     {
       id: "empty-bearer",
@@ -372,6 +387,7 @@ export function bearerCredentialAttacks(token: string, unknown: string): BearerC
       authorization: `Bearer ${unknown}`,
       malformed: false,
       secrets: [],
+      challengeError: "invalid_token",
     },
   ];
   if (token.length >= 8) {
@@ -385,6 +401,7 @@ export function bearerCredentialAttacks(token: string, unknown: string): BearerC
         authorization: `Bearer ${changed}`,
         malformed: false,
         secrets: [changed],
+        challengeError: "invalid_token",
       },
       {
         id: "near-miss-prefix",
@@ -392,6 +409,7 @@ export function bearerCredentialAttacks(token: string, unknown: string): BearerC
         authorization: `Bearer ${prefix}`,
         malformed: false,
         secrets: [prefix],
+        challengeError: "invalid_token",
       },
     );
   }

@@ -1,5 +1,6 @@
 import { defineObserver, type ObservedExchange } from "../../src/engine/observer.js";
 import { quote } from "../../src/engine/quote.js";
+import { challengeProblem } from "../../src/http/challenge.js";
 import type { CaepTransmitterProfile } from "./profile.js";
 import { pollObservers } from "./checks/poll.js";
 
@@ -70,6 +71,28 @@ export const caepTransmitterObservers = [
           };
       }
       return undefined;
+    },
+  }),
+  defineObserver<CaepTransmitterProfile>({
+    id: "caep-transmitter.observe-challenges",
+    title:
+      "every WWW-Authenticate the stream management and poll endpoints send is well formed (RFC 9110 §11.6.1; a Bearer challenge of name=value attributes, none twice, RFC 6750 §3)",
+    requirement: "CAEPT-CHALLENGE-SYNTAX",
+    applies: (ex) =>
+      (ex.tags.includes("stream-management") || ex.tags.includes("poll")) &&
+      ex.header("www-authenticate") !== undefined,
+    judge: (ex) => {
+      const value = ex.header("www-authenticate") ?? "";
+      const problem = challengeProblem(value);
+      return problem === undefined
+        ? undefined
+        : {
+            message: `the WWW-Authenticate of the ${ex.status} answering ${ex.label ?? "a request"} is malformed: ${problem}`,
+            expected:
+              'challenges of RFC 9110 §11.6.1, for example Bearer realm="…", error="invalid_token", error_description="…" (RFC 6750 §3)',
+            actual: `WWW-Authenticate: ${quote(value, 200)}`,
+            kind: "malformed",
+          };
     },
   }),
   ...pollObservers,

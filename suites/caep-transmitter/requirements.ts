@@ -120,6 +120,29 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${SSF} §8 (all Stream Management API endpoints MUST use standard HTTP authentication and authorization; only authorized Receivers access or modify their streams), §8.1.1.1-§8.1.4.2 (401 if authorization failed or is missing), §8.1.2.1 (an unauthorized request: the Transmitter MUST respond with 401)`,
     text: "every stream management request (configuration, status, add subject, remove subject, verification) without credentials or with wrong ones (no Authorization header, another scheme, an empty, malformed or unknown Bearer token) is answered 401 and changes nothing",
   },
+  // SSF names the scheme only in its examples (Authorization: Bearer); HTTP itself binds every
+  // 401: RFC 9110 §15.5.2 "The server generating a 401 response MUST send a WWW-Authenticate
+  // header field containing at least one challenge applicable to the target resource". CAEPT-POLL-AUTH
+  // judges the same for the poll endpoint.
+  {
+    id: "CAEPT-STREAM-CHALLENGE",
+    level: "MUST",
+    source: `${HTTP} §15.5.2 (a server generating a 401 MUST send a WWW-Authenticate header field containing at least one challenge), §11.6.1; ${BEARER} §3 (a request without credentials or without an access token that enables access: the resource server MUST include WWW-Authenticate); ${SSF} §8.1.1.1-§8.1.4.2 (401 if authorization failed or it is missing)`,
+    text: "every stream management request (configuration, status, add subject, remove subject, verification) the Transmitter refuses with 401 carries a WWW-Authenticate header holding at least one challenge",
+  },
+  {
+    id: "CAEPT-CHALLENGE-SYNTAX",
+    level: "MUST",
+    source: `${HTTP} §11.6.1 (WWW-Authenticate = #challenge; challenge = auth-scheme [ 1*SP ( token68 / #auth-param ) ]), §11.2, §5.6.4 (auth-param values are tokens or quoted-strings); ${BEARER} §3 (Bearer attributes: none more than once, realm per RFC 9110, error and error_description of %x20-21 / %x23-5B / %x5D-7E)`,
+    text: "every WWW-Authenticate header the stream management and poll endpoints send is well formed: challenges of RFC 9110's grammar, and in a Bearer challenge name=value attributes, none twice, realm a quoted-string, error, error_description, error_uri and scope of the characters RFC 6750 allows",
+  },
+  // RFC 6750 §3's advice on the error attribute is a SHOULD NOT and a SHOULD.
+  {
+    id: "CAEPT-CHALLENGE-ERROR",
+    level: "SHOULD",
+    source: `${BEARER} §3 (if the request lacks any authentication information, e.g. an unsupported authentication method, the resource server SHOULD NOT include an error code or other error information; if the request included an access token and failed authentication, the resource server SHOULD include the error attribute), §3.1 (invalid_token: the access token provided is expired, revoked, malformed, or invalid for other reasons)`,
+    text: 'the Bearer challenge refusing a stream management or poll request that has no Authorization header, or the token under another scheme, carries no error attribute; the one refusing a Bearer token never issued (or a near miss of the real one) carries error="invalid_token"',
+  },
   // 201 is stated in the indicative (see the header). events_supported is OPTIONAL (SSF §8.1.1:
   // if omitted, the Transmitter SHOULD make the set available by other means), so it is not
   // required here; events_requested is the Receiver's own value, part of the configuration the
@@ -253,8 +276,8 @@ export const catalog = defineCatalog("caep-transmitter", [
   {
     id: "CAEPT-MANAGEMENT-INVALID",
     level: "SHOULD",
-    source: `${SSF} §8.1.2.2 (on receiving a valid request the Transmitter responds 200; status REQUIRED, reason a short text description; Update Stream Status Errors: 400 if the request body cannot be parsed or if the request is otherwise invalid), §8.1.2.1 (status a string whose value MUST be enabled, paused or disabled), §8.1.3.2 (subject REQUIRED, a Subject claim; verified a boolean value; Add Subject Errors: 400 likewise), §8.1.3.3 (subject REQUIRED; Remove Subject Errors: 400 likewise), §8.1.4.2 (state an arbitrary string; Verification Errors: 400 likewise), §3.2 (a simple subject is a subject identifier of RFC 9493); ${SUBID} §3 (format and its required members)`,
-    text: "a status update, add subject, remove subject or verification request on the Receiver's own stream, with the Receiver's valid token, whose body is not valid (status not a string or not enabled, paused or disabled, reason not a string; a body that is not JSON or not a JSON object, subject missing or not a subject identifier object, verified not a boolean; state not a string) is refused with 400, and a refused status update leaves the stream's status as it was",
+    source: `${SSF} §8.1.2.2 (on receiving a valid request the Transmitter responds 200; status REQUIRED, reason a short text description; Update Stream Status Errors: 400 if the request body cannot be parsed or if the request is otherwise invalid), §8.1.2.1 (status a string whose value MUST be enabled, paused or disabled), §8.1.3.2 (subject REQUIRED, a Subject claim; verified a boolean value; Add Subject Errors: 400 likewise), §8.1.3.3 (subject REQUIRED; Remove Subject Errors: 400 likewise), §8.1.4.2 (state an arbitrary string; Verification Errors: 400 likewise), §3.2 (a simple subject is a subject identifier of RFC 9493), §3.3 (a complex subject has a format field and one or more Simple Subject Members); ${SUBID} §3 (format and its required members)`,
+    text: "a status update, add subject, remove subject or verification request on the Receiver's own stream, with the Receiver's valid token, whose body is not valid (status not a string or not enabled, paused or disabled, reason not a string; a body that is not JSON or not a JSON object, subject missing or not a subject identifier object, a complex subject with no simple subject member or one that is not a subject identifier, verified not a boolean; state not a string) is refused with 400, and a refused status update leaves the stream's status as it was",
   },
 
   // Every SET the run receives, pushed or polled (one validator, mocks/receiver/validator.ts)

@@ -2,6 +2,7 @@ import { defineObserver, type ObservedExchange } from "../../src/engine/observer
 import { firstKind, type FindingKind, type KindedProblem } from "../../src/engine/finding-kind.js";
 import { quote } from "../../src/engine/quote.js";
 import { prefix } from "../../src/http/client.js";
+import { challengeProblem, unsafeShown } from "../../src/http/challenge.js";
 import type { VciProfile } from "./profile.js";
 
 /** Tags the Wallet puts on its requests, so that observers know which endpoint answered. */
@@ -27,16 +28,6 @@ const headerKind = (ex: ObservedExchange, name: string): FindingKind =>
 const ALLOWED_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 const ERROR_CODE = /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/** The first characters of `text` outside `allowed` (one character's class), as code points and positions. */
-function unsafeShown(text: string, allowed: RegExp = /^[\x20-\x21\x23-\x5B\x5D-\x7E]$/): string {
-  const bad: string[] = [];
-  for (const [i, ch] of [...text].entries()) {
-    if (allowed.test(ch)) continue;
-    bad.push(`U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} at ${i}`);
-    if (bad.length === 3) break;
-  }
-  return bad.join(", ");
-}
 /** An absent error_description, or a string of the characters RFC 6749 §5.2 allows. */
 const descriptionOk = (ex: ObservedExchange): boolean => {
   const d =
@@ -222,124 +213,4 @@ export function credentialErrorProblems(ex: ObservedExchange): Problem[] {
         : "error_description is not a string",
     );
   return problems;
-}
-
-/** RFC 9110 §5.6.2 token and §11.2 token68. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*/;
-/** RFC 9110 §5.6.4 quoted-string (qdtext or quoted-pair, obs-text included). */
-const QUOTED = /^"((?:[\t \x21\x23-\x5B\x5D-\x7E\x80-\xFF]|\\[\t \x21-\x7E\x80-\xFF])*)"/;
-
-interface Challenge {
-  readonly scheme: string;
-  token68?: string;
-  readonly params: { name: string; value: string; quoted: boolean }[];
-}
-
-/**
- * Parses a WWW-Authenticate value by RFC 9110 §11.6.1 (`#challenge`, `challenge = auth-scheme
- * [ 1*SP ( token68 / #auth-param ) ]`, `auth-param = token BWS "=" BWS ( token /
- * quoted-string )`); a string saying where it breaks the grammar otherwise. A comma followed by
- * `name=` continues the challenge's parameters; one followed by anything else starts a challenge.
- */
-export function parseChallenges(value: string): Challenge[] | string {
-  const out: Challenge[] = [];
-  let i = 0;
-  const rest = (): string => value.slice(i);
-  const ows = (): void => {
-    while (value[i] === " " || value[i] === "\t") i++;
-  };
-  const listGap = (): void => {
-    while (value[i] === " " || value[i] === "\t" || value[i] === ",") i++;
-  };
-  const at = (): string => (i >= value.length ? "at the end" : `at ${quote(prefix(rest(), 24))}`);
-  const startsParam = (): boolean =>
-    /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+[ \t]*=/.test(rest()) && !/^[A-Za-z0-9\-._~+/]+=+[ \t]*(,|$)/.test(rest());
-  for (listGap(); i < value.length; listGap()) {
-    const scheme = TOKEN.exec(rest())?.[0];
-    if (scheme === undefined) return `an auth-scheme was expected ${at()}`;
-    i += scheme.length;
-    const ch: Challenge = { scheme, params: [] };
-    out.push(ch);
-    if (i >= value.length || value[i] === ",") continue;
-    if (value[i] !== " ") return `after ${scheme} a space was expected ${at()}`;
-    ows();
-    if (i >= value.length || value[i] === ",") continue;
-    if (!startsParam()) {
-      const t68 = TOKEN68.exec(rest())?.[0];
-      if (t68 === undefined) return `after ${scheme} a token68 or an auth-param was expected ${at()}`;
-      i += t68.length;
-      ch.token68 = t68;
-      ows();
-      if (i < value.length && value[i] !== ",") return `after ${scheme} ${t68} a comma was expected ${at()}`;
-      continue;
-    }
-    for (;;) {
-      const name = TOKEN.exec(rest())![0];
-      i += name.length;
-      ows();
-      i++; // the "=" startsParam saw
-      ows();
-      const q = QUOTED.exec(rest());
-      const t = q ? undefined : TOKEN.exec(rest())?.[0];
-      if (q) {
-        ch.params.push({ name, value: q[1]!.replace(/\\(.)/g, "$1"), quoted: true });
-        i += q[0].length;
-      } else if (t !== undefined) {
-        ch.params.push({ name, value: t, quoted: false });
-        i += t.length;
-      } else return `the value of ${name} is neither a token nor a quoted-string ${at()}`;
-      ows();
-      if (i >= value.length) break;
-      if (value[i] !== ",") return `a comma was expected after ${name} ${at()}`;
-      listGap();
-      if (i >= value.length || !startsParam()) break;
-    }
-  }
-  if (out.length === 0) return "it holds no challenge";
-  return out;
-}
-
-/** RFC 6750 §3 character sets of the Bearer attributes (scope: scope-tokens separated by single spaces). */
-const BEARER_VALUES: Readonly<Record<string, RegExp>> = {
-  error: /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/,
-  error_description: /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/,
-  error_uri: /^[\x21\x23-\x5B\x5D-\x7E]+$/,
-  scope: /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/,
-};
-
-/** The excluded characters of a Bearer attribute's value, for a finding ("" when it is only empty or mis-spaced). */
-function shownIn(value: string, name: string): string {
-  const spaceAllowed = name === "error" || name === "error_description" || name === "scope";
-  const bad = unsafeShown(value, spaceAllowed ? undefined : /^[\x21\x23-\x5B\x5D-\x7E]$/);
-  return bad === "" ? "" : ` (${bad})`;
-}
-
-/**
- * What is malformed in a WWW-Authenticate value: its grammar (RFC 9110 §11.6.1), and in a
- * Bearer challenge (RFC 6750 §3) a token68 in place of attributes, an attribute twice, a realm
- * not quoted (RFC 9110 §11.5), or error, error_description, error_uri or scope with characters
- * RFC 6750 §3 excludes. Looser than RFC 6750 §3's "MUST be followed by one or more auth-param
- * values": the bare scheme `Bearer` passes, as RFC 9110 §11.6.1 makes parameters optional and
- * a challenge naming nothing is unambiguous; what fails is a challenge that cannot be read.
- */
-export function challengeProblem(value: string): string | undefined {
-  const parsed = parseChallenges(value);
-  if (typeof parsed === "string") return parsed;
-  for (const ch of parsed) {
-    if (ch.scheme.toLowerCase() !== "bearer") continue;
-    if (ch.token68 !== undefined)
-      return `the Bearer challenge is followed by ${quote(prefix(ch.token68, 40))}, not by name=value attributes`;
-    const seen = new Set<string>();
-    for (const p of ch.params) {
-      const name = p.name.toLowerCase();
-      if (seen.has(name)) return `the Bearer attribute ${p.name} appears more than once`;
-      seen.add(name);
-      if (name === "realm" && !p.quoted) return "realm is not a quoted-string";
-      const allowed = BEARER_VALUES[name];
-      if (allowed && !allowed.test(p.value))
-        return `the Bearer attribute ${p.name} is empty or has characters RFC 6750 §3 excludes${shownIn(p.value, name)}`;
-    }
-  }
-  return undefined;
 }

@@ -311,9 +311,24 @@ export const faults = [
   },
   // Poll delivery (RFC 8936).
   {
-    id: "poll-no-www-authenticate",
-    description: "a request without a token is answered 401 with no WWW-Authenticate challenge",
-    breaks: ["CAEPT-POLL-AUTH"],
+    id: "no-www-authenticate",
+    description:
+      "every 401, of stream management and poll alike, is sent with no WWW-Authenticate challenge (the error is in the JSON body only)",
+    breaks: ["CAEPT-POLL-AUTH", "CAEPT-STREAM-CHALLENGE"],
+    // With no challenge there is no syntax or error attribute to judge.
+    skips: ["CAEPT-CHALLENGE-ERROR", "CAEPT-CHALLENGE-SYNTAX"],
+  },
+  {
+    id: "challenge-description-unquoted",
+    description:
+      "the Bearer challenge's error_description is written without quotes (error_description=the token is not valid), which no HTTP parser reads",
+    breaks: ["CAEPT-CHALLENGE-SYNTAX"],
+  },
+  {
+    id: "challenge-error-always",
+    description:
+      'every Bearer challenge says error="invalid_token", also for a request that sent no credentials at all',
+    breaks: ["CAEPT-CHALLENGE-ERROR"],
   },
   {
     id: "token-in-query-accepted",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ObservedExchange } from "../../src/engine/observer.js";
 import type { HttpResponse } from "../../src/http/client.js";
-import { challengeProblem, parseChallenges, TAG, vciObservers } from "../../suites/vci/observers.js";
+import { TAG, vciObservers } from "../../suites/vci/observers.js";
+import { challengeProblem, parseChallenges } from "../../src/http/challenge.js";
 import { refusal } from "../../suites/vci/checks/proofs.js";
 
 /** A credential-endpoint exchange as the observers see it. */

@@ -12,6 +12,8 @@ import {
   type Stream,
 } from "../client.js";
 import { poll } from "../poller.js";
+import { isChallenge } from "../model/poll-steps.js";
+import { bearerChallenge, bearerErrorProblem } from "../../../src/http/challenge.js";
 import type { CaepTransmitterProfile } from "../profile.js";
 import { body, isObject, listedIds, said, type Ctx, methodsOf, offered } from "./stream-util.js";
 
@@ -67,7 +69,10 @@ function operations(k: StreamClient, s: Stream, subject: Record<string, unknown>
  * (src/engine/token-attacks.ts; the JWS forgeries need the issuer's key, which a Receiver never
  * holds, and the token is opaque), near misses of the real token included.
  */
-function badCredentials(c: Ctx, token: string): { what: string; o: CallOptions; malformed: boolean }[] {
+function badCredentials(
+  c: Ctx,
+  token: string,
+): { what: string; o: CallOptions; malformed: boolean; challengeError?: "none" | "invalid_token" }[] {
   return bearerCredentialAttacks(token, `idc-unknown-${randomBytes(16).toString("base64url")}`).map((b) => {
     // Near misses of the real token are secrets too: no output may show them.
     for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
@@ -75,7 +80,54 @@ function badCredentials(c: Ctx, token: string): { what: string; o: CallOptions; 
       what: b.title,
       o: b.authorization === null ? { token: null } : { authorization: b.authorization },
       malformed: b.malformed,
+      ...(b.challengeError !== undefined ? { challengeError: b.challengeError } : {}),
     };
+  });
+}
+
+/**
+ * The challenges of 401 answers (RFC 9110 §15.5.2, RFC 6750 §3): `present` (the stream
+ * management or poll requirement) has each carry one; CAEPT-CHALLENGE-ERROR has a Bearer
+ * challenge's error attribute as RFC 6750 §3 advises for the credential sent.
+ */
+export async function judgeChallenges(
+  c: Ctx,
+  present: string | undefined,
+  refused: readonly { what: string; res: HttpResponse; challengeError?: "none" | "invalid_token" }[],
+): Promise<void> {
+  if (present !== undefined)
+    await c.each(present, refused, "requests refused with 401", ({ what, res }) => {
+      const challenge = res.header("www-authenticate");
+      return isChallenge(challenge)
+        ? undefined
+        : {
+            message: `${what} was refused with 401 without a WWW-Authenticate challenge`,
+            expected:
+              "401 with WWW-Authenticate holding at least one challenge (RFC 9110 §15.5.2), here Bearer (RFC 6750 §3)",
+            actual: `401, WWW-Authenticate ${quote(challenge ?? null, 120)}`,
+            res,
+            kind: "missing",
+          };
+    });
+  // A 401 without a readable Bearer challenge is judged by `present` and CAEPT-CHALLENGE-SYNTAX.
+  const advised = refused.filter(
+    (r) => r.challengeError !== undefined && bearerChallenge(r.res.header("www-authenticate")) !== undefined,
+  );
+  await c.each("CAEPT-CHALLENGE-ERROR", advised, "Bearer challenges of refused credentials", (r) => {
+    const challenge = r.res.header("www-authenticate");
+    const problem = bearerErrorProblem(r.challengeError!, challenge);
+    return problem === undefined
+      ? undefined
+      : {
+          message: `${r.what}: ${problem}`,
+          expected:
+            r.challengeError === "none"
+              ? "a Bearer challenge with no error attribute (the request had no usable credentials)"
+              : 'a Bearer challenge with error="invalid_token"',
+          actual: `WWW-Authenticate ${quote(challenge ?? null, 200)}`,
+          res: r.res,
+          kind: "wrong-value",
+        };
   });
 }
 
@@ -85,8 +137,8 @@ export const accessChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.stream-auth",
     title:
-      "every stream management request without the Receiver's credentials (none, another scheme, an empty, malformed, unknown or near-miss Bearer token) is answered 401 and changes nothing (SSF 1.0 §8, §8.1)",
-    requirements: ["CAEPT-STREAM-AUTH"],
+      "every stream management request without the Receiver's credentials (none, another scheme, an empty, malformed, unknown or near-miss Bearer token) is answered 401 with a WWW-Authenticate challenge (error invalid_token for a token never issued, none without credentials) and changes nothing (SSF 1.0 §8, §8.1; RFC 9110 §15.5.2; RFC 6750 §3)",
+    requirements: ["CAEPT-STREAM-AUTH", "CAEPT-STREAM-CHALLENGE", "CAEPT-CHALLENGE-ERROR"],
     async run(c) {
       const R = "CAEPT-STREAM-AUTH";
       const k = new StreamClient(c);
@@ -99,8 +151,15 @@ export const accessChecks = [
         const probes = (await served(k, operations(k, s, subject))).flatMap(([op, , send]) =>
           badCredentials(c, k.token).map((b) => ({ op, send, ...b })),
         );
+        const refused: { what: string; res: HttpResponse; challengeError?: "none" | "invalid_token" }[] = [];
         await c.each(R, probes, "requests with bad credentials", async (p) => {
           const res = await p.send({ ...p.o, label: `${p.op} with ${p.what}`, tags: ["attack"] });
+          if (res.status === 401)
+            refused.push({
+              what: `${p.op} with ${p.what}`,
+              res,
+              ...(p.challengeError !== undefined ? { challengeError: p.challengeError } : {}),
+            });
           // RFC 6750 §3.1: a malformed request (an empty or malformed Bearer value) may be 400.
           return res.status === 401 || (p.malformed === true && res.status === 400)
             ? undefined
@@ -114,6 +173,7 @@ export const accessChecks = [
                 kind: res.status >= 200 && res.status < 300 ? "accepted" : "wrong-status",
               };
         });
+        await judgeChallenges(c, "CAEPT-STREAM-CHALLENGE", refused);
         // Nothing the probes asked for may have happened.
         const back = await k.read(s.id, { label: "read back (the Receiver's own token)" });
         const b = body(back);

@@ -22,6 +22,7 @@ import {
 } from "../model/poll-steps.js";
 import { pollObservers, pollResponseProblems } from "../model/poll-response.js";
 import { judgeReturnImmediately } from "../model/poll-timing.js";
+import { judgeChallenges } from "./access.js";
 
 type Ctx = CheckContext<CaepTransmitterProfile>;
 
@@ -41,7 +42,12 @@ function needResponse(c: Ctx, steps: readonly Step[]): void {
  * The probes of CAEPT-POLL-AUTH: the shared family's Bearer forms (src/engine/token-attacks.ts):
  * absent, another scheme, empty, malformed, never issued, near misses of the real token.
  */
-function authProbes(c: Ctx): { what: string; o: PollOptions; statuses: readonly number[] }[] {
+function authProbes(c: Ctx): {
+  what: string;
+  o: PollOptions;
+  statuses: readonly number[];
+  challengeError?: "none" | "invalid_token";
+}[] {
   return bearerCredentialAttacks(c.profile.receiverToken, strangerToken()).map((b) => {
     for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
     return {
@@ -49,6 +55,7 @@ function authProbes(c: Ctx): { what: string; o: PollOptions; statuses: readonly 
       o: b.authorization === null ? { token: null } : { authorization: b.authorization },
       // RFC 6750 §3.1: a malformed request may be answered 400 invalid_request.
       statuses: b.malformed ? [400, 401] : [401],
+      ...(b.challengeError !== undefined ? { challengeError: b.challengeError } : {}),
     };
   });
 }
@@ -61,19 +68,25 @@ export const pollChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.poll-auth",
     title:
-      "a poll request without credentials, or with empty, malformed, foreign-scheme, unknown or near-miss ones, is refused with a WWW-Authenticate challenge (401; 400 allowed for an empty or malformed Bearer value) and hands out no SET",
-    requirements: ["CAEPT-POLL-AUTH"],
+      "a poll request without credentials, or with empty, malformed, foreign-scheme, unknown or near-miss ones, is refused with a WWW-Authenticate challenge (401; 400 allowed for an empty or malformed Bearer value) and hands out no SET; the challenge's error attribute is as RFC 6750 §3 advises",
+    requirements: ["CAEPT-POLL-AUTH", "CAEPT-CHALLENGE-ERROR"],
     async run(c) {
       const { k, s } = await pollStream(c, "poll auth stream");
       try {
         c.secret(c.profile.receiverToken, "RECEIVER_TOKEN");
         if (hasHook(c)) await raise(k, s, 1, "poll auth");
         else c.note("no trigger hook: no SET was waiting, so a refused answer could not have carried one");
-        const results: { what: string; statuses: readonly number[]; a: PollAnswer }[] = [];
+        const results: {
+          what: string;
+          statuses: readonly number[];
+          a: PollAnswer;
+          challengeError?: "none" | "invalid_token";
+        }[] = [];
         for (const p of authProbes(c))
           results.push({
             what: p.what,
             statuses: p.statuses,
+            ...(p.challengeError !== undefined ? { challengeError: p.challengeError } : {}),
             a: await poll(
               c,
               s,
@@ -103,6 +116,17 @@ export const pollChecks = [
                     : "missing",
             };
           },
+        );
+        await judgeChallenges(
+          c,
+          undefined,
+          results
+            .filter((r) => r.a.res.status === 401)
+            .map((r) => ({
+              what: `a poll ${r.what}`,
+              res: r.a.res,
+              ...(r.challengeError !== undefined ? { challengeError: r.challengeError } : {}),
+            })),
         );
       } finally {
         await k.close(s);

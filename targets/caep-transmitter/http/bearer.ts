@@ -6,18 +6,26 @@ import { json } from "./reply.js";
 const MAX_AUTHORIZATION = 4_096;
 
 /**
- * A 401 with the RFC 6750 §3 challenge. The `poll-no-www-authenticate` fault leaves the
- * challenge out.
+ * A 401 with the RFC 6750 §3 challenge: the error attribute only when a token was sent and
+ * failed (none for a request without credentials). The `no-www-authenticate` fault leaves the
+ * challenge out, `challenge-error-always` says invalid_token even without a token, and
+ * `challenge-description-unquoted` writes error_description without its quotes.
  */
 function unauthorized(realm: string, faults: FaultSet, error?: string, description?: string): Response {
+  const e = error ?? (faults.has("challenge-error-always") ? "invalid_token" : undefined);
   const params = [`realm="${realm}"`];
-  if (error !== undefined) params.push(`error="${error}"`);
-  if (description !== undefined) params.push(`error_description="${description}"`);
-  const headers: Record<string, string> = faults.has("poll-no-www-authenticate")
+  if (e !== undefined) params.push(`error="${e}"`);
+  if (description !== undefined)
+    params.push(
+      faults.has("challenge-description-unquoted")
+        ? `error_description=${description}`
+        : `error_description="${description}"`,
+    );
+  const headers: Record<string, string> = faults.has("no-www-authenticate")
     ? {}
     : { "www-authenticate": `Bearer ${params.join(", ")}` };
   return json(
-    { error: error ?? "invalid_request", error_description: description ?? "a Bearer token is required" },
+    { error: e ?? "invalid_request", error_description: description ?? "a Bearer token is required" },
     401,
     headers,
   );
