@@ -100,6 +100,13 @@ export const catalog = defineCatalog("caep-transmitter", [
     source: `${SSF} §7.1 (configuration_endpoint, status_endpoint, add_subject_endpoint, remove_subject_endpoint, verification_endpoint; if present, each URL MUST use HTTP over TLS), §7.2.3 (the response includes all necessary endpoints), §8 (Management API RECOMMENDED); ${FACTS}`,
     text: "each stream management endpoint the configuration names (configuration_endpoint, status_endpoint, add_subject_endpoint, remove_subject_endpoint, verification_endpoint) is an absolute https URL (plain http only under options.allowInsecureHttp); one not named is a part of the API not offered",
   },
+  // Both members are OPTIONAL; what they hold when present is bound.
+  {
+    id: "CAEPT-DISC-OPTIONAL-MEMBERS",
+    level: "MUST",
+    source: `${SSF} §7.1 (default_subjects OPTIONAL: if present, the value MUST be either "ALL" or "NONE"; authorization_schemes OPTIONAL: an array of JSON objects), §7.1.1 (spec_urn REQUIRED: a URN that describes the specification of the protocol being used); public: RFC 8141 §2 (URN syntax)`,
+    text: 'in the Transmitter Configuration Metadata, default_subjects, when present, is "ALL" or "NONE", and authorization_schemes, when present, is an array of JSON objects each with a spec_urn that is a URN',
+  },
   // spec_version is OPTIONAL, but its absence declares "1_0-ID1" (SSF §7.1), and another value
   // declares a draft: a Transmitter of the final text says "1_0". Not a MUST: the field is
   // optional and the suite can still certify what the Transmitter does.
@@ -175,8 +182,8 @@ export const catalog = defineCatalog("caep-transmitter", [
   {
     id: "CAEPT-STREAM-CHANGE-INVALID",
     level: "SHOULD",
-    source: `${SSF} §8.1.1.3 (on receiving a valid request the Transmitter responds 200; Transmitter-Supplied properties besides the stream_id MAY be present, but they MUST match the expected value; events_delivered, if present, MUST match the Transmitter's expected value before any updates are applied; Update Stream Configuration Errors: 400 if the request body cannot be parsed, a Transmitter-Supplied property is incorrect, or if the request is otherwise invalid), §8.1.1.4 (the same for PUT; Replace Stream Configuration Errors: 400 likewise), §8.1.1 (iss, aud, events_delivered Transmitter-Supplied; delivery a JSON object, events_requested an array of URIs, description a string)`,
-    text: "an update (PATCH) or replacement (PUT) of the Receiver's own stream, with its valid token, whose body is not valid (not JSON, not a JSON object, delivery not an object or of an unknown method, a push endpoint_url that is not a URL, events_requested not an array of strings, description not a string, iss, aud or events_delivered not the stream's) is refused with 400, and the configuration read back is as it was",
+    source: `${SSF} §8.1.1.3 (on receiving a valid request the Transmitter responds 200; Transmitter-Supplied properties besides the stream_id MAY be present, but they MUST match the expected value; events_delivered, if present, MUST match the Transmitter's expected value before any updates are applied; Update Stream Configuration Errors: 400 if the request body cannot be parsed, a Transmitter-Supplied property is incorrect, or if the request is otherwise invalid), §8.1.1.4 (the same for PUT; Replace Stream Configuration Errors: 400 likewise), §8.1.1 (iss, aud, events_supported, events_delivered Transmitter-Supplied; delivery a JSON object, events_requested an array of URIs, description a string)`,
+    text: "an update (PATCH) or replacement (PUT) of the Receiver's own stream, with its valid token, whose body is not valid (not JSON, not a JSON object, delivery not an object or of an unknown method, a push endpoint_url that is not a URL, events_requested not an array of strings, description not a string, iss, aud, events_supported or events_delivered not the stream's) is refused with 400, and the configuration read back is as it was",
   },
   // Judged on every configuration the Transmitter returns (create, read, list, update, replace).
   // With events_supported absent the Transmitter's set is not known, and only events_requested

@@ -43,6 +43,14 @@ export const faults = [
     skips: ["CAEPT-STATUS", ...LIFECYCLE_REQUIREMENTS],
   },
   {
+    id: "default-subjects-lowercase",
+    description:
+      'default_subjects is written "none" in lower case (SSF 1.0 §7.1 allows exactly "ALL" or "NONE")',
+    breaks: ["CAEPT-DISC-OPTIONAL-MEMBERS"],
+    // Which subjects a new stream holds is then unknown: the lifecycle cannot judge them.
+    skips: ["CAEPT-LIFECYCLE-SUBJECTS"],
+  },
+  {
     id: "spec-version-draft",
     description: "spec_version is left at the implementer's draft 1_0-ID2",
     breaks: ["CAEPT-DISC-SPEC-VERSION"],
@@ -100,6 +108,12 @@ export const faults = [
   {
     id: "patch-ignored",
     description: "PATCH answers 200 with the updated configuration but does not store it",
+    breaks: ["CAEPT-STREAM-UPDATE"],
+  },
+  {
+    id: "patch-as-put",
+    description:
+      "PATCH is handled like PUT: a Receiver-Supplied property the update leaves out is deleted (events_requested emptied, delivery reset to poll)",
     breaks: ["CAEPT-STREAM-UPDATE"],
   },
   {

@@ -56,6 +56,9 @@ function algFor(jwk: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** RFC 8141 §2: urn:<NID>:<NSS>. */
+const URN = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:\S+$/i;
+
 const PRIVATE = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
 /** What is wrong with one published key (RFC 7517; SSF §4.1.4: the keys Receivers verify SETs with). */
@@ -139,12 +142,13 @@ export const discoveryChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.discovery-metadata",
     title:
-      "the metadata names the issuer used, spec_version 1_0, the RFC 8935/8936 delivery method URNs and every stream management endpoint as https URLs (SSF 1.0 §7.1, §7.2.3)",
+      "the metadata names the issuer used, spec_version 1_0, the RFC 8935/8936 delivery method URNs, every stream management endpoint as https URLs, default_subjects ALL or NONE and authorization_schemes with spec_urn URNs (SSF 1.0 §7.1, §7.1.1, §7.2.3)",
     requirements: [
       "CAEPT-DISC-ISSUER",
       "CAEPT-DISC-SPEC-VERSION",
       "CAEPT-DISC-DELIVERY-METHODS",
       "CAEPT-DISC-ENDPOINTS",
+      "CAEPT-DISC-OPTIONAL-MEMBERS",
     ],
     async run(c) {
       const { doc, res } = await document(c);
@@ -245,6 +249,40 @@ export const discoveryChecks = [
       }
       if (plain.length > 0)
         c.note(`plain http endpoints, allowed by options.allowInsecureHttp: ${plain.join(", ")}`);
+
+      const O = "CAEPT-DISC-OPTIONAL-MEMBERS";
+      if (doc.default_subjects === undefined && doc.authorization_schemes === undefined)
+        c.skipOnly(
+          O,
+          "not offered: the metadata has neither default_subjects nor authorization_schemes",
+          "not-offered",
+        );
+      if (doc.default_subjects !== undefined)
+        c.check(O, doc.default_subjects === "ALL" || doc.default_subjects === "NONE", {
+          message: 'default_subjects is neither "ALL" nor "NONE"',
+          expected: 'default_subjects "ALL" or "NONE" (SSF 1.0 §7.1: MUST be either)',
+          actual: `default_subjects ${quote(doc.default_subjects, 120)}`,
+          res,
+          kind: "wrong-value",
+        });
+      if (doc.authorization_schemes !== undefined) {
+        const schemes = doc.authorization_schemes;
+        const bad = Array.isArray(schemes)
+          ? schemes.find((x) => !isObject(x) || typeof x.spec_urn !== "string" || !URN.test(x.spec_urn))
+          : schemes;
+        c.check(O, Array.isArray(schemes) && bad === undefined, {
+          message: Array.isArray(schemes)
+            ? "an authorization_schemes entry has no spec_urn that is a URN"
+            : "authorization_schemes is not an array",
+          expected:
+            'authorization_schemes an array of objects, each with spec_urn a URN (SSF 1.0 §7.1.1: REQUIRED), for example {"spec_urn": "urn:ietf:rfc:6750"}',
+          actual: Array.isArray(schemes)
+            ? `entry ${quote(bad, 200)}`
+            : `authorization_schemes ${quote(schemes, 200)}`,
+          res,
+          kind: "malformed",
+        });
+      }
     },
   }),
   defineCheck<CaepTransmitterProfile>({

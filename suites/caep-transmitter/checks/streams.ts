@@ -339,6 +339,30 @@ export const streamChecks = [
           actual: `delivery ${quote({ method: after.method, endpoint_url: after.endpoint_url }, 200)}`,
           res: back,
         });
+        if (res.status !== 200 && res.status !== 202) return;
+        // A second PATCH names description alone: events_requested stays as the first set it.
+        const again = k.description("updated again by PATCH");
+        const res2 = await k.update(
+          s.id,
+          { description: again },
+          { label: "update stream (description only)" },
+        );
+        const kept = (x: Record<string, unknown>): boolean =>
+          x.description === again && sameSet(strings(x.events_requested), events);
+        const back2 = await readBack(k, s.id, kept, res2.status === 202);
+        const b2 = body(back2);
+        c.check(R, back2.status === 200 && kept(b2), {
+          message:
+            back2.status === 200 && b2.description === again
+              ? "a property the PATCH left out (events_requested) changed"
+              : "a read after a PATCH of description alone does not show it",
+          expected: `description ${quote(again)}, events_requested still the 3 URIs the first PATCH set`,
+          actual:
+            back2.status === 200
+              ? `description ${quote(b2.description)}, events_requested ${quote(b2.events_requested, 300)}`
+              : said(back2),
+          res: back2,
+        });
       } finally {
         await k.close(s);
       }
@@ -684,6 +708,9 @@ function invalidChanges(k: StreamClient, s: Stream, m: DeliveryMethod, push: boo
     }),
     patch("events_delivered not the stream's (a Transmitter-Supplied property)", {
       events_delivered: delivered.length > 0 ? [] : [CAEP_EVENT_URIS[0]],
+    }),
+    patch("events_supported not the Transmitter's (a Transmitter-Supplied property)", {
+      events_supported: [UNKNOWN_EVENT],
     }),
     cut("PUT", full),
     put("an unknown delivery method URN", {

@@ -5,6 +5,7 @@ import { ISSUER_PATH, PATHS, POLL_METHOD, PUSH_METHOD, WELL_KNOWN_SSF } from "..
 import type { TransmitterKeys } from "./keys.js";
 
 /** The delivery method URIs of an SSF draft (the `discovery-draft-methods` fault lists them). */
+// Stryker disable next-line all: read only under the discovery-draft-methods fault
 const DRAFT_METHODS = [
   "https://schemas.openid.net/secevent/risc/delivery-method/push",
   "https://schemas.openid.net/secevent/risc/delivery-method/poll",
@@ -28,8 +29,9 @@ export function metadata(issuer: string, faults: FaultSet): Record<string, unkno
     add_subject_endpoint: `${issuer}${PATHS.addSubject}`,
     remove_subject_endpoint: `${issuer}${PATHS.removeSubject}`,
     verification_endpoint: `${issuer}${PATHS.verify}`,
+    // Stryker disable next-line ArrayDeclaration: equivalent: an empty authorization_schemes says no more than this one (SSF 1.0 §7.1 names no scheme a Transmitter must list)
     authorization_schemes: [{ spec_urn: "urn:ietf:rfc:6750" }],
-    default_subjects: "NONE",
+    default_subjects: faults.has("default-subjects-lowercase") ? "none" : "NONE",
   };
   // A path where an absolute URL belongs: the implementer's router knows where it is.
   if (faults.has("discovery-status-endpoint-relative")) doc.status_endpoint = PATHS.status;
@@ -46,7 +48,9 @@ export function discoveryRoutes(issuer: () => string, keys: TransmitterKeys, fau
   const at = faults.has("discovery-path-appended")
     ? `${ISSUER_PATH}${WELL_KNOWN_SSF}`
     : `${WELL_KNOWN_SSF}${ISSUER_PATH}`;
+  // Stryker disable next-line ObjectLiteral,StringLiteral: how long the document may be cached no rule states
   app.get(at, () => json(metadata(issuer(), faults), 200, { "cache-control": "max-age=300" }));
+  // Stryker disable next-line ObjectLiteral,StringLiteral: how long the key set may be cached no rule states
   app.get(`${ISSUER_PATH}${PATHS.jwks}`, () => json(keys.jwks(), 200, { "cache-control": "max-age=300" }));
   return app;
 }

@@ -25,11 +25,10 @@ async function change(
   const mismatch = ctx.faults.has("change-trusts-transmitter-supplied")
     ? undefined
     : mismatchedProperty(b, current);
-  if (mismatch !== undefined)
-    return problem(400, "invalid_request", `${mismatch} does not match the Transmitter's value`);
-  const merge = mode === "update" || ctx.faults.has("put-as-patch");
+  if (mismatch !== undefined) return problem(400, `${mismatch} does not match the Transmitter's value`);
+  const merge = (mode === "update" && !ctx.faults.has("patch-as-put")) || ctx.faults.has("put-as-patch");
   const next = readConfig(b, merge ? stream.config : undefined);
-  if (next instanceof InputProblem) return problem(400, "invalid_request", next.message);
+  if (next instanceof InputProblem) return problem(400, next.message);
   if (mode === "update" && ctx.faults.has("patch-ignored")) {
     const shown = { config: stream.config, delivered: stream.eventsDelivered };
     stream.config = next;
@@ -56,10 +55,9 @@ export function configRoutes(ctx: TransmitterContext): Hono {
     const b = await body(c);
     if (b instanceof Response) return b;
     const config = ctx.faults.has("create-unvalidated-delivery") ? deliveryAsSent(b) : readConfig(b);
-    if (config instanceof InputProblem) return problem(400, "invalid_request", config.message);
+    if (config instanceof InputProblem) return problem(400, config.message);
     const stream = ctx.streams.create(who, config);
-    if (stream === undefined)
-      return problem(403, "access_denied", "this Receiver holds the most streams it may");
+    if (stream === undefined) return problem(403, "this Receiver holds the most streams it may");
     return json(configOf(stream, ctx.issuer()), ctx.faults.has("create-200") ? 200 : 201);
   });
   app.get(PATHS.streams, (c) => {
@@ -71,6 +69,7 @@ export function configRoutes(ctx: TransmitterContext): Hono {
       const listed = ctx.faults.has("list-latest-only") ? mine.slice(-1) : mine;
       return json(listed.map((s) => configOf(s, ctx.issuer())));
     }
+    // Stryker disable next-line StringLiteral: equivalent: the access kind matters only under the owner-check faults
     const stream = namedStream(ctx, who, id, "read");
     if (stream instanceof Response) return stream;
     const view = configOf(stream, ctx.issuer());
@@ -85,7 +84,9 @@ export function configRoutes(ctx: TransmitterContext): Hono {
       const who = caller(ctx, c);
       if (who instanceof Response) return who;
       const b = await body(c);
+      // Stryker disable next-line ConditionalExpression: equivalent: a refused body read as the request has no stream_id, which is answered 400 the same
       if (b instanceof Response) return b;
+      // Stryker disable next-line StringLiteral: equivalent: the access kind matters only under the owner-check faults
       const stream = namedStream(ctx, who, b.stream_id, "write");
       return stream instanceof Response ? stream : change(ctx, stream, b, mode);
     });
@@ -93,6 +94,7 @@ export function configRoutes(ctx: TransmitterContext): Hono {
   app.delete(PATHS.streams, async (c) => {
     const who = caller(ctx, c);
     if (who instanceof Response) return who;
+    // Stryker disable next-line StringLiteral: equivalent: the access kind matters only under the owner-check faults
     const stream = namedStream(ctx, who, c.req.query("stream_id"), "write");
     if (stream instanceof Response) return stream;
     const shown = configOf(stream, ctx.issuer());
