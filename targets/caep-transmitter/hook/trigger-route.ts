@@ -28,17 +28,15 @@ export function triggerRoute(ctx: TransmitterContext): Hono {
     // Stryker disable all: the vendor test hook's own refusal of a malformed trigger request (no protocol surface; the run's triggers are well formed); and whether it scopes the event to stream_id: a stream's subjects decide what it is sent either way (CAEPT-LIFECYCLE-SUBJECTS judges that)
     if (b instanceof Response) return b;
     const name = eventOf(b.event);
-    if (name === undefined)
-      return problem(400, "invalid_request", "event is not a CAEP event type this Transmitter emits");
+    if (name === undefined) return problem(400, "event is not a CAEP event type this Transmitter emits");
     const p = subjectProblem(b.subject);
-    if (p !== undefined) return problem(400, "invalid_request", p);
-    if (b.claims !== undefined && !isObject(b.claims))
-      return problem(400, "invalid_request", "claims is not a JSON object");
+    if (p !== undefined) return problem(400, p);
+    if (b.claims !== undefined && !isObject(b.claims)) return problem(400, "claims is not a JSON object");
     let stream;
     if (b.stream_id !== undefined) {
       stream =
         typeof b.stream_id === "string" ? ctx.streams.live().find((s) => s.id === b.stream_id) : undefined;
-      if (stream === undefined) return problem(404, "not_found", "there is no stream with this stream_id");
+      if (stream === undefined) return problem(404, "there is no stream with this stream_id");
     }
     // Stryker restore all
     const streams = await ctx.emitter.emit({

