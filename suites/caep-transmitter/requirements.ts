@@ -266,8 +266,8 @@ export const catalog = defineCatalog("caep-transmitter", [
   {
     id: "CAEPT-VERIFY",
     level: "MUST",
-    source: `${SSF} §8.1.4.2 (POST with stream_id and state: 204 No Content; the Transmitter MUST echo state back in the Verification Event), §8.1.4.1 (event type .../ssf/event-type/verification; sub_id MUST be of format opaque with the stream_id as id); ${FACTS} (verification POST 204, then a verification SET carrying the state); ${PROFILE} (eventTimeoutMs)`,
-    text: "POST to verification_endpoint with stream_id and a state is answered 204, and within eventTimeoutMs a verification SET arrives on that stream (not another) carrying that state and a sub_id of format opaque whose id is the stream_id",
+    source: `${SSF} §8.1.4.2 (POST with stream_id and state: 204 No Content; state OPTIONAL, and when sent the Transmitter MUST echo it back in the Verification Event), §8.1.4.1 (event type .../ssf/event-type/verification; sub_id MUST be of format opaque with the stream_id as id); ${FACTS} (verification POST 204, then a verification SET carrying the state); ${PROFILE} (eventTimeoutMs)`,
+    text: "POST to verification_endpoint with stream_id and a state is answered 204, and within eventTimeoutMs a verification SET arrives on that stream (not another) carrying that state and a sub_id of format opaque whose id is the stream_id; a request without state (OPTIONAL) is answered 204 too, and a verification SET arrives on its stream",
   },
   // SHOULD, as CAEPT-STREAM-CREATE-INVALID: no keyword binds the refusal. Each of these
   // endpoints defines its success for a valid request ("On receiving a valid request", §8.1.2.2)

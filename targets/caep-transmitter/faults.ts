@@ -178,6 +178,12 @@ export const faults = [
     breaks: ["CAEPT-SUBJECT-REMOVE"],
   },
   {
+    id: "verify-state-required",
+    description:
+      "a verification request without state is refused with 400, though state is OPTIONAL (the implementer validates it as a required string)",
+    breaks: ["CAEPT-VERIFY"],
+  },
+  {
     id: "verification-no-state",
     description: "the verification SET leaves out the state the Receiver sent",
     breaks: ["CAEPT-VERIFY"],

@@ -33,7 +33,7 @@ export const verificationChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.verification",
     title:
-      "a verification request is answered 204 and a verification SET with its state and sub_id opaque = stream_id arrives on that stream, not another (SSF 1.0 §8.1.4)",
+      "a verification request is answered 204 and a verification SET with its state and sub_id opaque = stream_id arrives on that stream, not another; one without state (OPTIONAL) is answered 204 and its SET arrives too (SSF 1.0 §8.1.4)",
     requirements: ["CAEPT-VERIFY"],
     async run(c) {
       const R = "CAEPT-VERIFY";
@@ -104,6 +104,33 @@ export const verificationChecks = [
             expected: `sub_id {format: "opaque", id: ${quote(s.id)}}`,
             actual: `sub_id ${quote(sub, 200)} in ${describeSet(mine)}`,
             kind: sub === undefined ? "missing" : "wrong-value",
+          });
+          // state is OPTIONAL (§8.1.4.2): a request without one is as valid. Sent on the other
+          // stream, not verified yet, so no min_verification_interval can answer it 429.
+          const sinceBare = await mark(k, other);
+          const bare = await k.call("POST", "verification_endpoint", {
+            json: { stream_id: other.id },
+            label: `request verification without state (${m} stream)`,
+          });
+          c.check(R, bare.status === 204, {
+            message: `a verification request without state (OPTIONAL) on a ${m} stream is not answered 204`,
+            expected: "204 No Content: state is OPTIONAL (SSF 1.0 §8.1.4.2)",
+            actual: said(bare),
+            res: bare,
+            kind: "wrong-status",
+          });
+          if (bare.status < 200 || bare.status > 299) continue;
+          const bareGot = await collect(k, other, {
+            since: sinceBare,
+            until: (g) => g.some((x) => verificationState(x) !== undefined),
+            label: "poll for the verification SET (no state)",
+          });
+          const verified = bareGot.filter((x) => verificationState(x) !== undefined);
+          c.check(R, verified.length > 0, {
+            message: `no verification SET arrived on the ${m} stream within ${c.profile.eventTimeoutMs} ms of a request without state`,
+            expected: "a verification SET on that stream",
+            actual: `${bareGot.length} SET(s) arrived, none a verification SET`,
+            kind: "missing",
           });
         }
       } finally {

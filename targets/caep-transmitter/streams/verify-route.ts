@@ -21,6 +21,8 @@ export function verifyRoute(ctx: TransmitterContext): Hono {
     const stream = namedStream(ctx, who, b.stream_id, "write");
     if (stream instanceof Response) return stream;
     const state = b.state;
+    if (state === undefined && ctx.faults.has("verify-state-required"))
+      return problem(400, "state is required");
     // Stryker disable next-line EqualityOperator: a bound of this Transmitter (SSF states none); no run sends a state this long
     if (state !== undefined && (typeof state !== "string" || state.length > LIMITS.maxStateLength))
       return problem(400, "state is not a short string");
