@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { createVitest } from "vitest/node";
@@ -43,13 +43,6 @@ export interface RunRequest {
 
 /** V8 limits of a test worker: a small young generation and a bounded old one. */
 const WORKER_HEAP_FLAGS = ["--max-semi-space-size=2", "--max-old-space-size=192"];
-/**
- * Test workers of a run. Checks mostly wait on the target, so a run keeps at least two workers
- * even on two cores (vitest's own default, one less than the cores, runs the section files one
- * after another there: the CAEP transmitter suite took 15 s instead of 9 s); at most four, so that
- * the workers' bounded heaps stay within the run's memory goal (npm run bench).
- */
-const CHECK_WORKERS = Math.min(4, Math.max(2, availableParallelism() - 1));
 /** After a stop, how long the checks in flight get to wind down before the run goes on without them. */
 const WIND_DOWN_MS = 5_000;
 /** Past `runMs`, how long anything still running is awaited before the run is reported as it stands. */
@@ -266,7 +259,11 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
             // makes large short-lived strings, and the run's memory stays bounded (npm run bench).
             // A worker that still runs out is reported: its unfinished checks are `error`.
             execArgv: WORKER_HEAP_FLAGS,
-            maxWorkers: CHECK_WORKERS,
+            // The section files of a run share their worker's modules (the suites, jose, undici)
+            // instead of importing them again for each file: the checks of a run already share
+            // one process in the in-process runs, and a fresh import per file made most of a
+            // short suite's time (the CAEP transmitter suite: 16 s, 10 s without).
+            isolate: false,
             hookTimeout: profile.options.timeouts.checkMs,
             testTimeout: profile.options.timeouts.checkMs,
             ...(req.shard ? { shard: req.shard } : {}),
