@@ -82,6 +82,12 @@ export const faults = [
     breaks: ["CAEPT-STREAM-CREATE"],
   },
   {
+    id: "create-requires-events-requested",
+    description:
+      "a creation request without events_requested is refused with 400, though SSF 1.0 §8.1.1 makes it OPTIONAL (the implementer validates it as required)",
+    breaks: ["CAEPT-STREAM-CREATE"],
+  },
+  {
     id: "create-unvalidated-delivery",
     description:
       "stream creation takes the delivery as sent: its method and endpoint_url are never checked (an unknown method or a delivery that is no object makes a poll stream, a push endpoint_url that is missing or no URL is stored)",

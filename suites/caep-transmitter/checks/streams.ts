@@ -107,7 +107,7 @@ export const streamChecks = [
   defineCheck<CaepTransmitterProfile>({
     id: "caep-transmitter.stream-create",
     title:
-      "creating a stream is answered 201 with its configuration: a fresh stream_id, iss, aud, events_delivered, events_requested as sent, delivery of the method asked for (SSF 1.0 §8.1.1.1)",
+      "creating a stream is answered 201 with its configuration: a fresh stream_id, iss, aud, events_delivered, events_requested as sent, delivery of the method asked for; with delivery alone too (SSF 1.0 §8.1.1, §8.1.1.1)",
     requirements: ["CAEPT-STREAM-CREATE"],
     async run(c) {
       const k = new StreamClient(c);
@@ -148,6 +148,23 @@ export const streamChecks = [
               });
           }
         }
+        // events_requested and description are OPTIONAL (SSF 1.0 §8.1.1): a request with the
+        // delivery alone is as valid. (No description: the run's ledger names it for the sweep.)
+        const [m] = await methodsOf(c, k);
+        const { body: full } = await k.createBody(m, { label: `create ${m} stream (delivery alone)` });
+        const bare = await k.create(
+          { delivery: full.delivery },
+          { label: `create ${m} stream with delivery alone` },
+        );
+        const bareId = body(bare).stream_id;
+        if (typeof bareId === "string") made.push(bareId);
+        c.check("CAEPT-STREAM-CREATE", bare.status === 201 && typeof bareId === "string" && bareId !== "", {
+          message: `creating a ${m} stream with delivery alone (events_requested and description are OPTIONAL) is not answered 201 with a stream_id`,
+          expected: "201 with the stream's configuration and a stream_id",
+          actual: said(bare),
+          res: bare,
+          kind: bare.status === 201 ? "missing" : "wrong-status",
+        });
       } finally {
         for (const id of made) await k.close(id);
       }

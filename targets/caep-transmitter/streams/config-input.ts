@@ -50,7 +50,6 @@ export function readDelivery(v: unknown): Delivery | InputProblem {
 
 /** Reads events_requested: URIs (unknown ones are kept and ignored for delivery, SSF 1.0 §8.1.1). */
 function readEvents(v: unknown): readonly string[] | InputProblem | undefined {
-  // Stryker disable next-line ConditionalExpression: every creation and replacement of the run names events_requested
   if (v === undefined) return undefined;
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent (a value that is no string has no length within the bound) or a bound no run reaches
   if (!Array.isArray(v) || !v.every((u) => typeof u === "string" && u.length <= LIMITS.maxUriLength))

@@ -54,6 +54,8 @@ export function configRoutes(ctx: TransmitterContext): Hono {
     if (who instanceof Response) return who;
     const b = await body(c);
     if (b instanceof Response) return b;
+    if (ctx.faults.has("create-requires-events-requested") && b.events_requested === undefined)
+      return problem(400, "events_requested is required");
     const config = ctx.faults.has("create-unvalidated-delivery") ? deliveryAsSent(b) : readConfig(b);
     if (config instanceof InputProblem) return problem(400, config.message);
     const stream = ctx.streams.create(who, config);
