@@ -310,6 +310,9 @@ export async function startJkuHost(): Promise<
 }
 
 /** One credential a resource server must refuse in place of a valid opaque Bearer token. */
+/** The `error` attribute RFC 6750 §3 advises in a Bearer challenge: none, or invalid_token. */
+export type ChallengeErrorAdvice = "none" | "invalid_token";
+
 export interface BearerCredentialAttack {
   readonly id:
     | "absent"
@@ -336,7 +339,7 @@ export interface BearerCredentialAttack {
    * `invalid_token` for a token that failed authentication; undefined where the text leaves it
    * open (an empty or malformed value: invalid_request or nothing).
    */
-  readonly challengeError?: "none" | "invalid_token";
+  readonly challengeError?: ChallengeErrorAdvice;
 }
 
 /**

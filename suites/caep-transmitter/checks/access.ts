@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { defineCheck, type Details } from "../../../src/engine/check.js";
-import { bearerCredentialAttacks } from "../../../src/engine/token-attacks.js";
+import { bearerCredentialAttacks, type ChallengeErrorAdvice } from "../../../src/engine/token-attacks.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
 import {
@@ -72,7 +72,7 @@ function operations(k: StreamClient, s: Stream, subject: Record<string, unknown>
 function badCredentials(
   c: Ctx,
   token: string,
-): { what: string; o: CallOptions; malformed: boolean; challengeError?: "none" | "invalid_token" }[] {
+): { what: string; o: CallOptions; malformed: boolean; challengeError?: ChallengeErrorAdvice }[] {
   return bearerCredentialAttacks(token, `idc-unknown-${randomBytes(16).toString("base64url")}`).map((b) => {
     // Near misses of the real token are secrets too: no output may show them.
     for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
@@ -93,7 +93,7 @@ function badCredentials(
 export async function judgeChallenges(
   c: Ctx,
   present: string | undefined,
-  refused: readonly { what: string; res: HttpResponse; challengeError?: "none" | "invalid_token" }[],
+  refused: readonly { what: string; res: HttpResponse; challengeError?: ChallengeErrorAdvice }[],
 ): Promise<void> {
   if (present !== undefined)
     await c.each(present, refused, "requests refused with 401", ({ what, res }) => {
@@ -151,7 +151,7 @@ export const accessChecks = [
         const probes = (await served(k, operations(k, s, subject))).flatMap(([op, , send]) =>
           badCredentials(c, k.token).map((b) => ({ op, send, ...b })),
         );
-        const refused: { what: string; res: HttpResponse; challengeError?: "none" | "invalid_token" }[] = [];
+        const refused: { what: string; res: HttpResponse; challengeError?: ChallengeErrorAdvice }[] = [];
         await c.each(R, probes, "requests with bad credentials", async (p) => {
           const res = await p.send({ ...p.o, label: `${p.op} with ${p.what}`, tags: ["attack"] });
           if (res.status === 401)

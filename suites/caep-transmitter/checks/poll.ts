@@ -1,6 +1,6 @@
 import { defineCheck, type CheckContext, type Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
-import { bearerCredentialAttacks } from "../../../src/engine/token-attacks.js";
+import { bearerCredentialAttacks, type ChallengeErrorAdvice } from "../../../src/engine/token-attacks.js";
 import type { PollAnswer, PollBody, PollOptions } from "../poller.js";
 import { poll } from "../poller.js";
 import type { CaepTransmitterProfile } from "../profile.js";
@@ -46,7 +46,7 @@ function authProbes(c: Ctx): {
   what: string;
   o: PollOptions;
   statuses: readonly number[];
-  challengeError?: "none" | "invalid_token";
+  challengeError?: ChallengeErrorAdvice;
 }[] {
   return bearerCredentialAttacks(c.profile.receiverToken, strangerToken()).map((b) => {
     for (const v of b.secrets) c.secret(v, "RECEIVER_TOKEN_NEAR_MISS");
@@ -80,7 +80,7 @@ export const pollChecks = [
           what: string;
           statuses: readonly number[];
           a: PollAnswer;
-          challengeError?: "none" | "invalid_token";
+          challengeError?: ChallengeErrorAdvice;
         }[] = [];
         for (const p of authProbes(c))
           results.push({
