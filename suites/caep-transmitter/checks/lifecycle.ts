@@ -46,10 +46,10 @@ const defaultSubjectsOf = (v: unknown): DefaultSubjects => (v === "ALL" || v ===
  * SSF 1.0 §8.1.2 and §8.1.3, RFC 8936 §2.1 and RFC 8935 §2.2, model-based: fast-check command
  * sequences (status changes, subjects added and removed, events triggered through the profile's
  * hook, polls with and without acknowledgement or reads of the pushes, verification requests)
- * run on one stream of each delivery method tested (poll, then push) against the model of what must be delivered (model/delivery-model.ts). A
- * fixed sequence runs first so every rule is exercised whatever the seed; each run ends by
- * enabling and draining the stream. A failure names the seed and the shrunk sequence; the
- * profile's options.seed replays it.
+ * run on one stream of each delivery method tested (poll, then push) against the model of what
+ * must be delivered (model/delivery-model.ts). A fixed sequence runs first so every rule is
+ * exercised whatever the seed; each run ends by enabling and draining the stream. A failure names
+ * the seed and the shrunk sequence; the profile's options.seed replays it.
  */
 export const lifecycleChecks = [
   defineCheck<CaepTransmitterProfile>({
