@@ -259,11 +259,6 @@ export async function runSuites(req: RunRequest): Promise<RunOutcome> {
             // makes large short-lived strings, and the run's memory stays bounded (npm run bench).
             // A worker that still runs out is reported: its unfinished checks are `error`.
             execArgv: WORKER_HEAP_FLAGS,
-            // The section files of a run share their worker's modules (the suites, jose, undici)
-            // instead of importing them again for each file: the checks of a run already share
-            // one process in the in-process runs, and a fresh import per file made most of a
-            // short suite's time (the CAEP transmitter suite: 16 s, 10 s without).
-            isolate: false,
             hookTimeout: profile.options.timeouts.checkMs,
             testTimeout: profile.options.timeouts.checkMs,
             ...(req.shard ? { shard: req.shard } : {}),
