@@ -12,10 +12,17 @@ import {
   type Stream,
 } from "../client.js";
 import { poll } from "../poller.js";
-import { isChallenge } from "../model/poll-steps.js";
-import { bearerChallenge, bearerErrorProblem } from "../../../src/http/challenge.js";
 import type { CaepTransmitterProfile } from "../profile.js";
-import { body, isObject, listedIds, said, type Ctx, methodsOf, offered } from "./stream-util.js";
+import {
+  body,
+  isObject,
+  judgeChallenges,
+  listedIds,
+  said,
+  type Ctx,
+  methodsOf,
+  offered,
+} from "./stream-util.js";
 
 /** One stream management request of every kind (SSF §8.1), made with the options given. */
 type Op = readonly [name: string, endpoint: EndpointName, send: (o: CallOptions) => Promise<HttpResponse>];
@@ -82,52 +89,6 @@ function badCredentials(
       malformed: b.malformed,
       ...(b.challengeError !== undefined ? { challengeError: b.challengeError } : {}),
     };
-  });
-}
-
-/**
- * The challenges of 401 answers (RFC 9110 §15.5.2, RFC 6750 §3): `present` (the stream
- * management or poll requirement) has each carry one; CAEPT-CHALLENGE-ERROR has a Bearer
- * challenge's error attribute as RFC 6750 §3 advises for the credential sent.
- */
-export async function judgeChallenges(
-  c: Ctx,
-  present: string | undefined,
-  refused: readonly { what: string; res: HttpResponse; challengeError?: ChallengeErrorAdvice }[],
-): Promise<void> {
-  if (present !== undefined)
-    await c.each(present, refused, "requests refused with 401", ({ what, res }) => {
-      const challenge = res.header("www-authenticate");
-      return isChallenge(challenge)
-        ? undefined
-        : {
-            message: `${what} was refused with 401 without a WWW-Authenticate challenge`,
-            expected:
-              "401 with WWW-Authenticate holding at least one challenge (RFC 9110 §15.5.2), here Bearer (RFC 6750 §3)",
-            actual: `401, WWW-Authenticate ${quote(challenge ?? null, 120)}`,
-            res,
-            kind: "missing",
-          };
-    });
-  // A 401 without a readable Bearer challenge is judged by `present` and CAEPT-CHALLENGE-SYNTAX.
-  const advised = refused.filter(
-    (r) => r.challengeError !== undefined && bearerChallenge(r.res.header("www-authenticate")) !== undefined,
-  );
-  await c.each("CAEPT-CHALLENGE-ERROR", advised, "Bearer challenges of refused credentials", (r) => {
-    const challenge = r.res.header("www-authenticate");
-    const problem = bearerErrorProblem(r.challengeError!, challenge);
-    return problem === undefined
-      ? undefined
-      : {
-          message: `${r.what}: ${problem}`,
-          expected:
-            r.challengeError === "none"
-              ? "a Bearer challenge with no error attribute (the request had no usable credentials)"
-              : 'a Bearer challenge with error="invalid_token"',
-          actual: `WWW-Authenticate ${quote(challenge ?? null, 200)}`,
-          res: r.res,
-          kind: "wrong-value",
-        };
   });
 }
 

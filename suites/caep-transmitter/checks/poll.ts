@@ -22,7 +22,7 @@ import {
 } from "../model/poll-steps.js";
 import { pollObservers, pollResponseProblems } from "../model/poll-response.js";
 import { judgeReturnImmediately } from "../model/poll-timing.js";
-import { judgeChallenges } from "./access.js";
+import { judgeChallenges } from "./stream-util.js";
 
 type Ctx = CheckContext<CaepTransmitterProfile>;
 

@@ -1,6 +1,9 @@
-import type { CheckContext } from "../../../src/engine/check.js";
+import type { CheckContext, Details } from "../../../src/engine/check.js";
 import { quote } from "../../../src/engine/quote.js";
 import type { HttpResponse } from "../../../src/http/client.js";
+import type { ChallengeErrorAdvice } from "../../../src/engine/token-attacks.js";
+import { bearerChallenge, bearerErrorProblem } from "../../../src/http/challenge.js";
+import { isChallenge } from "../model/poll-steps.js";
 import type { EndpointName, StreamClient } from "../client.js";
 import type { CaepTransmitterProfile, DeliveryMethod } from "../profile.js";
 
@@ -73,4 +76,67 @@ export async function methodsOf(c: Ctx, k: StreamClient): Promise<[DeliveryMetho
 export async function offered(k: StreamClient, name: EndpointName): Promise<boolean> {
   const v = (await k.discovery()).doc[name];
   return typeof v === "string" && URL.canParse(v);
+}
+
+/**
+ * The verdict on an invalid request's answer once nothing it asked for happened: 400 passes;
+ * any other answer is a finding (another 4xx refuses too, but SSF's error tables give 400 alone
+ * for a body that cannot be parsed or is otherwise invalid: these requirements are SHOULDs, so
+ * a warning). `table` names the error table that gives the 400.
+ */
+export function refusedWith400(what: string, res: HttpResponse, table: string): Details | undefined {
+  if (res.status === 400) return undefined;
+  return {
+    message: `${what} is not refused with 400`,
+    expected: `400, the code ${table} (no other 4xx)`,
+    actual: said(res),
+    res,
+    kind: res.status >= 200 && res.status < 300 ? "accepted" : "wrong-status",
+  };
+}
+
+/**
+ * The challenges of 401 answers (RFC 9110 §15.5.2, RFC 6750 §3): `present` (the stream
+ * management or poll requirement) has each carry one; CAEPT-CHALLENGE-ERROR has a Bearer
+ * challenge's error attribute as RFC 6750 §3 advises for the credential sent.
+ */
+export async function judgeChallenges(
+  c: Ctx,
+  present: string | undefined,
+  refused: readonly { what: string; res: HttpResponse; challengeError?: ChallengeErrorAdvice }[],
+): Promise<void> {
+  if (present !== undefined)
+    await c.each(present, refused, "requests refused with 401", ({ what, res }) => {
+      const challenge = res.header("www-authenticate");
+      return isChallenge(challenge)
+        ? undefined
+        : {
+            message: `${what} was refused with 401 without a WWW-Authenticate challenge`,
+            expected:
+              "401 with WWW-Authenticate holding at least one challenge (RFC 9110 §15.5.2), here Bearer (RFC 6750 §3)",
+            actual: `401, WWW-Authenticate ${quote(challenge ?? null, 120)}`,
+            res,
+            kind: "missing",
+          };
+    });
+  // A 401 without a readable Bearer challenge is judged by `present` and CAEPT-CHALLENGE-SYNTAX.
+  const advised = refused.filter(
+    (r) => r.challengeError !== undefined && bearerChallenge(r.res.header("www-authenticate")) !== undefined,
+  );
+  await c.each("CAEPT-CHALLENGE-ERROR", advised, "Bearer challenges of refused credentials", (r) => {
+    const challenge = r.res.header("www-authenticate");
+    const problem = bearerErrorProblem(r.challengeError!, challenge);
+    return problem === undefined
+      ? undefined
+      : {
+          message: `${r.what}: ${problem}`,
+          expected:
+            r.challengeError === "none"
+              ? "a Bearer challenge with no error attribute (the request had no usable credentials)"
+              : 'a Bearer challenge with error="invalid_token"',
+          actual: `WWW-Authenticate ${quote(challenge ?? null, 200)}`,
+          res: r.res,
+          kind: "wrong-value",
+        };
+  });
 }
